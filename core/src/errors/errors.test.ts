@@ -1,0 +1,65 @@
+import t from 'tap';
+import { z } from 'zod';
+import { ERROR_CATALOGUE, PalisadeError, renderAdminError, renderGatewayError, toPalisadeError } from './index.js';
+
+t.test('the gateway codes of the spec carry their status and type', async (t) => {
+  const expected: Record<string, [number, string]> = {
+    NO_BACKEND_CONFIGURED: [502, 'configuration_error'],
+    NO_BACKEND_PATH_CONFIGURED: [502, 'configuration_error'],
+    PROVIDER_MISSING_TARGET: [500, 'configuration_error'],
+    MISSING_FIELD_MAPPING: [500, 'internal_error'],
+    POLICY_VIOLATION: [403, 'policy_violation'],
+    RESPONSE_BLOCKED: [451, 'content_policy_violation'],
+    AUTHENTICATION_FAILED: [401, 'authentication_error'],
+    RATE_LIMIT_EXCEEDED: [429, 'rate_limit_error'],
+    LLM_REQUEST_FAILED: [502, 'llm_error'],
+  };
+  for (const [code, [status, type]] of Object.entries(expected)) {
+    const entry = ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE];
+    t.equal(entry.status, status, code);
+    t.equal(entry.type, type, code);
+  }
+});
+
+t.test('admin codes of DECISIONS.md', async (t) => {
+  t.equal(ERROR_CATALOGUE.VALIDATION_ERROR.status, 400);
+  t.equal(ERROR_CATALOGUE.UNAUTHENTICATED.status, 401);
+  t.equal(ERROR_CATALOGUE.FORBIDDEN.status, 403);
+  t.equal(ERROR_CATALOGUE.NOT_FOUND.status, 404);
+  t.equal(ERROR_CATALOGUE.CONFLICT.status, 409);
+});
+
+t.test('gateway body: optional fields only when set, trace_id only after routing', async (t) => {
+  const before = renderGatewayError(new PalisadeError('NO_BACKEND_CONFIGURED'));
+  t.same(Object.keys(before.error).sort(), ['code', 'message', 'type']);
+  const limited = renderGatewayError(new PalisadeError('RATE_LIMIT_EXCEEDED', { retryAfter: 12 }), 'tid');
+  t.same(limited.error, { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded', type: 'rate_limit_error', trace_id: 'tid', retry_after: 12 });
+  const blocked = renderGatewayError(new PalisadeError('RESPONSE_BLOCKED', { reasons: ['pii'], status: 422 }), 'tid');
+  t.same(blocked.error.reasons, ['pii']);
+  const violation = renderGatewayError(new PalisadeError('POLICY_VIOLATION', { details: { jailbreak_score: 0.9, pii_entities: [] } }), 't');
+  t.same(violation.error.details, { jailbreak_score: 0.9, pii_entities: [] });
+});
+
+t.test('status override for configurable codes', async (t) => {
+  t.equal(new PalisadeError('RESPONSE_BLOCKED', { status: 422 }).status, 422);
+  t.equal(new PalisadeError('RESPONSE_BLOCKED').status, 451);
+});
+
+t.test('zod errors become VALIDATION_ERROR with field paths', async (t) => {
+  const parsed = z.object({ config: z.object({ max_retries: z.number().max(10) }) }).safeParse({ config: { max_retries: 11 } });
+  t.notOk(parsed.success);
+  const err = toPalisadeError(parsed.error);
+  t.equal(err.code, 'VALIDATION_ERROR');
+  t.equal(err.status, 400);
+  const body = renderAdminError(err);
+  t.equal(body.error.details?.[0]?.path, 'config.max_retries');
+  t.match(err.message, /config\.max_retries/);
+});
+
+t.test('unknown errors become INTERNAL_ERROR keeping the cause', async (t) => {
+  const cause = new Error('boom');
+  const err = toPalisadeError(cause);
+  t.equal(err.code, 'INTERNAL_ERROR');
+  t.equal(err.cause, cause);
+  t.equal(toPalisadeError(err), err);
+});

@@ -1,0 +1,3 @@
+export * from './catalogue.js';
+export * from './palisade-error.js';
+export * from './render.js';

@@ -1,0 +1,54 @@
+import { ERROR_CATALOGUE, type ErrorCode, type ErrorType } from './catalogue.js';
+
+/** A field-level problem, as the admin API lists them under `details`. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export interface PalisadeErrorOptions {
+  message?: string;
+  cause?: unknown;
+  /** Gateway: POLICY_VIOLATION's {jailbreak_score, pii_entities}. Admin: a list of FieldIssue. */
+  details?: unknown;
+  /** Only for RESPONSE_BLOCKED. */
+  reasons?: string[];
+  /** Seconds; only for RATE_LIMIT_EXCEEDED. */
+  retryAfter?: number;
+  /** Overrides the catalogue status where the spec lets configuration choose (block_status_code). */
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/** Every error the product raises on purpose: a catalogue code, its HTTP status and the cause. */
+export class PalisadeError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly details: unknown;
+  readonly reasons: string[] | undefined;
+  readonly retryAfter: number | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, options: PalisadeErrorOptions = {}) {
+    const entry = ERROR_CATALOGUE[code];
+    super(options.message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PalisadeError';
+    this.code = code;
+    this.status = options.status ?? entry.status;
+    this.type = entry.type;
+    this.details = options.details;
+    this.reasons = options.reasons;
+    this.retryAfter = options.retryAfter;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function isPalisadeError(error: unknown): error is PalisadeError {
+  return error instanceof PalisadeError;
+}
+
+/** Shorthand used across the code base: `fail('NOT_FOUND', { message })`. */
+export function palisadeError(code: ErrorCode, options?: PalisadeErrorOptions): PalisadeError {
+  return new PalisadeError(code, options);
+}
