@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Test } from 'tap';
+import type { Database } from '../store/database.js';
+import { openDatabase } from '../store/open.js';
+import { servicesRequired, TEST_POSTGRES_URL } from './services.js';
+
+export interface TestDatabase {
+  /** 'pglite' or 'postgres', for test names. */
+  name: string;
+  /** A fresh, migrated, empty database; skipReason set instead when it cannot run here. */
+  open(): Promise<Database>;
+  /** Removes what open() created. */
+  dispose(): Promise<void>;
+  skipReason?: string;
+}
+
+async function postgresReachable(url: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * The databases every store test runs on: embedded PGlite in memory, always, and a throw-away database
+ * on the real PostgreSQL server (created per call, dropped after).
+ */
+export async function testDatabases(options: { migrate?: boolean } = {}): Promise<TestDatabase[]> {
+  const migrateFlag = options.migrate ?? true;
+  const pglite: TestDatabase = (() => {
+    let db: Database | undefined;
+    return {
+      name: 'pglite',
+      async open() {
+        db = await openDatabase({ migrate: migrateFlag });
+        return db;
+      },
+      async dispose() {
+        await db?.close();
+      },
+    };
+  })();
+
+  const unreachable = await postgresReachable(TEST_POSTGRES_URL);
+  if (unreachable && servicesRequired()) {
+    throw new Error(`PostgreSQL at ${TEST_POSTGRES_URL} is required in CI but unreachable: ${unreachable}`);
+  }
+  const dbName = `palisade_test_${randomBytes(6).toString('hex')}`;
+  const admin = () => new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  let db: Database | undefined;
+  const postgres: TestDatabase = {
+    name: 'postgres',
+    ...(unreachable ? { skipReason: `PostgreSQL unreachable at ${TEST_POSTGRES_URL}: ${unreachable}` } : {}),
+    async open() {
+      const client = admin();
+      await client.connect();
+      await client.query(`CREATE DATABASE ${dbName}`);
+      await client.end();
+      const url = new URL(TEST_POSTGRES_URL);
+      url.pathname = `/${dbName}`;
+      db = await openDatabase({ databaseUrl: url.toString(), migrate: migrateFlag, poolSize: 5 });
+      return db;
+    },
+    async dispose() {
+      await db?.close();
+      const client = admin();
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+  return [pglite, postgres];
+}
+
+/** Runs `suite` once per test database as a tap subtest named after it. */
+export async function forEachDatabase(
+  t: Test,
+  suite: (t: Test, db: Database) => Promise<void>,
+  options: { migrate?: boolean } = {},
+): Promise<void> {
+  for (const target of await testDatabases(options)) {
+    await t.test(target.name, { skip: target.skipReason ?? false }, async (t) => {
+      const db = await target.open();
+      t.teardown(() => target.dispose());
+      await suite(t, db);
+    });
+  }
+}
