@@ -1,0 +1,97 @@
+import { timingSafeEqual } from 'node:crypto';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { PalisadeError } from '../errors/index.js';
+import { registerErrorHandling, sendError, type ErrorFormat } from './errors.js';
+import { registerHealth, type ReadinessCheck } from './health.js';
+import { createServiceMetrics, instrument, type ServiceMetrics } from './metrics.js';
+import { traceIdFor } from './trace.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set once a request has a trace the spec exposes (the gateway sets it after routing). */
+    traceId?: string;
+  }
+}
+
+export interface ServiceOptions {
+  /** Component name: the `service` field of logs and metrics. */
+  name: string;
+  /** A pino logger to share (the CLI's); otherwise one is made at `logLevel`. */
+  logger?: Logger;
+  logLevel?: string;
+  errorFormat?: ErrorFormat;
+  readiness?: Record<string, ReadinessCheck>;
+  livenessPaths?: string[];
+  bodyLimit?: number;
+  /** When set, every route but health and metrics needs this value in X-Internal-Token (DECISIONS.md). */
+  internalToken?: string | undefined;
+  /** Resources closed after the server stops accepting and in-flight requests finish. */
+  closers?: Array<() => Promise<void>>;
+  /** Extra fastify server options (timeouts, keep-alive). */
+  server?: Partial<Pick<FastifyServerOptions, 'keepAliveTimeout' | 'connectionTimeout' | 'requestTimeout' | 'forceCloseConnections' | 'return503OnClosing'>>;
+  processMetrics?: boolean;
+}
+
+export interface Service {
+  app: FastifyInstance;
+  metrics: ServiceMetrics;
+}
+
+const OPEN_PATHS = new Set(['/health/live', '/health/ready', '/health', '/metrics']);
+
+function tokenMatches(sent: string | string[] | undefined, expected: string): boolean {
+  const value = Array.isArray(sent) ? sent[0] : sent;
+  if (!value) return false;
+  const a = Buffer.from(value);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The fastify app every component starts from: health and readiness, Prometheus metrics, JSON logs
+ * with the trace id, catalogue error replies and orderly close. Components add their routes to `app`.
+ */
+export function createService(options: ServiceOptions): Service {
+  const format = options.errorFormat ?? 'admin';
+  const app = Fastify({
+    ...(options.logger
+      ? { loggerInstance: options.logger.child({ service: options.name }) }
+      : { logger: { level: options.logLevel ?? 'info', base: { service: options.name } } }),
+    genReqId: (req) => traceIdFor(req),
+    requestIdHeader: false,
+    // Per-request access lines are left to metrics; the trace id is still on every log line.
+    logController: new LogController({ requestIdLogLabel: 'trace_id', disableRequestLogging: true }),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    return503OnClosing: true,
+    ...options.server,
+  }) as unknown as FastifyInstance;
+
+  const metrics = createServiceMetrics(options.name, { processMetrics: options.processMetrics ?? false });
+  registerErrorHandling(app, format);
+  instrument(app, metrics);
+  registerHealth(app, { service: options.name, checks: options.readiness ?? {}, ...(options.livenessPaths ? { livenessPaths: options.livenessPaths } : {}) });
+
+  const token = options.internalToken;
+  if (token) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (OPEN_PATHS.has(request.url.split('?')[0]!)) return;
+      if (!tokenMatches(request.headers['x-internal-token'], token)) {
+        return sendError(request, reply, new PalisadeError('UNAUTHENTICATED', { message: 'Missing or wrong X-Internal-Token' }), format);
+      }
+    });
+  }
+
+  // Answers sent while closing tell keep-alive clients to drop the socket; otherwise close() would
+  // wait for a client's idle connection that was busy when closing began.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
+
+  for (const close of options.closers ?? []) app.addHook('onClose', async () => close());
+  return { app, metrics };
+}

@@ -1,0 +1,6 @@
+export * from './create-service.js';
+export * from './errors.js';
+export * from './health.js';
+export * from './metrics.js';
+export * from './run.js';
+export * from './trace.js';
