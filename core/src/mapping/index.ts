@@ -1,0 +1,2 @@
+export * from './presets.js';
+export * from './extractor.js';

@@ -1,0 +1,103 @@
+import t from 'tap';
+import {
+  CEF_SEVERITY,
+  DEFAULT_SEVERITY_BY_EVENT_TYPE,
+  EVENT_TYPES,
+  NON_SUPPRESSIBLE_EVENT_TYPES,
+  SEVERITIES,
+  SUPPRESSIBLE_EVENT_TYPES,
+  SecurityEvent,
+  SecurityEventQuery,
+  createSecurityEvent,
+  isSuppressible,
+} from './security-event.js';
+import { issuePaths, parseOk } from './test-util.js';
+
+t.test('every event type of the spec, with its suppressibility', async (t) => {
+  const spec: [string, boolean | null][] = [
+    ['REQUEST_BLOCKED', false],
+    ['REQUEST_SANITIZED', false],
+    ['JAILBREAK_DETECTED', false],
+    ['PII_DETECTED', false],
+    ['POLICY_VIOLATION', false],
+    ['CUSTOM_POLICY_BLOCK', false],
+    ['CUSTOM_POLICY_FLAG', null],
+    ['MONITOR_ALERT', true],
+    ['RESPONSE_MONITOR_ALERT', null],
+    ['RESPONSE_REDACTED', null],
+    ['RESPONSE_BLOCKED', null],
+    ['FAIL_SAFE_TRIGGERED', true],
+    ['DETECTOR_ERROR', true],
+    ['PROVIDER_ERROR', true],
+    ['RATE_LIMIT', true],
+    ['SERVICE_UNAVAILABLE', true],
+    ['REQUEST_ERROR', true],
+    ['THREAT_DETECTED', null],
+  ];
+  for (const [type, suppressible] of spec) {
+    t.ok((EVENT_TYPES as readonly string[]).includes(type), type);
+    t.equal(isSuppressible(type), suppressible === true, `${type} suppressible`);
+  }
+  t.equal(NON_SUPPRESSIBLE_EVENT_TYPES.length, 6);
+  t.equal(SUPPRESSIBLE_EVENT_TYPES.length, 7);
+  t.ok(NON_SUPPRESSIBLE_EVENT_TYPES.every((type) => !isSuppressible(type)));
+});
+
+t.test('default severity per type (DECISIONS.md)', async (t) => {
+  const want: Record<string, string[]> = {
+    CRITICAL: ['JAILBREAK_DETECTED'],
+    HIGH: ['REQUEST_BLOCKED', 'CUSTOM_POLICY_BLOCK', 'POLICY_VIOLATION', 'RESPONSE_BLOCKED', 'RESPONSE_REDACTED', 'FAIL_SAFE_TRIGGERED', 'SERVICE_UNAVAILABLE'],
+    MEDIUM: ['PII_DETECTED', 'REQUEST_SANITIZED', 'MONITOR_ALERT', 'RESPONSE_MONITOR_ALERT', 'DETECTOR_ERROR', 'PROVIDER_ERROR'],
+    LOW: ['CUSTOM_POLICY_FLAG', 'RATE_LIMIT', 'REQUEST_ERROR'],
+    INFO: ['REQUEST_ALLOWED'],
+  };
+  for (const [severity, types] of Object.entries(want)) {
+    for (const type of types) t.equal(DEFAULT_SEVERITY_BY_EVENT_TYPE[type as keyof typeof DEFAULT_SEVERITY_BY_EVENT_TYPE], severity, type);
+  }
+  for (const type of EVENT_TYPES) t.ok(SEVERITIES.includes(DEFAULT_SEVERITY_BY_EVENT_TYPE[type]), `${type} has a severity`);
+  t.same(CEF_SEVERITY, { CRITICAL: 10, HIGH: 8, MEDIUM: 5, LOW: 3, INFO: 1 });
+});
+
+t.test('createSecurityEvent fills id, timestamp and severity', async (t) => {
+  const now = new Date('2025-03-01T10:00:00.000Z');
+  const e = createSecurityEvent({ trace_id: 'abc-123', event_type: 'JAILBREAK_DETECTED', tenant_id: 'acme', jailbreak_score: 0.97 }, now);
+  t.equal(e.severity, 'CRITICAL');
+  t.equal(e.timestamp, '2025-03-01T10:00:00.000Z');
+  t.match(e.id, /^[0-9a-f-]{36}$/);
+  t.same(e.pii_entities, []);
+  t.equal(e.provider_id, null);
+  const explicit = createSecurityEvent({ trace_id: 't', event_type: 'PII_DETECTED', tenant_id: 'a', severity: 'LOW' });
+  t.equal(explicit.severity, 'LOW');
+  t.throws(() => createSecurityEvent({ trace_id: 't', event_type: 'PII_DETECTED', tenant_id: 'a', jailbreak_score: 1.5 }));
+});
+
+t.test('the event record', async (t) => {
+  const base = parseOk(SecurityEvent, {
+    id: globalThis.crypto.randomUUID(),
+    trace_id: 't-1',
+    timestamp: new Date().toISOString(),
+    event_type: 'PII_DETECTED',
+    severity: 'MEDIUM',
+    tenant_id: 'acme',
+    action: 'MASK',
+    decision: 'SANITIZE',
+    pii_entities: [{ type: 'EMAIL', start: 5, end: 22, value: 'ivan@example.com', masked: 'i***@example.com' }],
+    reasons: ['pii'],
+  });
+  t.same(issuePaths(SecurityEvent, { ...base, event_type: 'HACKED' }), ['event_type']);
+  t.same(issuePaths(SecurityEvent, { ...base, severity: 'SEVERE' }), ['severity']);
+  t.same(issuePaths(SecurityEvent, { ...base, decision: 'MAYBE' }), ['decision']);
+  t.same(issuePaths(SecurityEvent, { ...base, jailbreak_score: -0.1 }), ['jailbreak_score']);
+  t.same(issuePaths(SecurityEvent, { ...base, pii_entities: [{ type: 'SHOE', start: 0, end: 1, value: 'x', masked: '*' }] }), ['pii_entities.0.type']);
+  t.same(issuePaths(SecurityEvent, { ...base, trace_id: '' }), ['trace_id']);
+  t.same(issuePaths(SecurityEvent, { ...base, decision: 'MONITOR_ONLY', action: 'WOULD_BLOCK' }), []);
+});
+
+t.test('the list query', async (t) => {
+  const q = parseOk(SecurityEventQuery, { trace_id: 'abc', severity: 'high', event_type: 'pii_detected', limit: '10' });
+  t.same(q, { trace_id: 'abc', severity: 'HIGH', event_type: 'PII_DETECTED', limit: 10, offset: 0 });
+  t.same(parseOk(SecurityEventQuery, {}), { limit: 50, offset: 0 });
+  t.same(issuePaths(SecurityEventQuery, { limit: '0' }), ['limit']);
+  t.same(issuePaths(SecurityEventQuery, { limit: '1001' }), ['limit']);
+  t.same(issuePaths(SecurityEventQuery, { offset: '-1' }), ['offset']);
+});
