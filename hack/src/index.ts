@@ -1,1 +1,1 @@
-export {};
+export * from './mock-llm/index.js';

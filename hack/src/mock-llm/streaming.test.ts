@@ -1,0 +1,117 @@
+// stream:true answers: parse each vendor's stream to its end marker and reassemble the text.
+import t from 'tap';
+import { collectStreamText, parseSse } from './stream-text.js';
+import { call, startMock } from './test-util.js';
+
+const chat = (text: string): Record<string, unknown> => ({ model: 'm', stream: true, messages: [{ role: 'user', content: text }] });
+
+t.test('vendor_a-format chat streams SSE chunks for vendor_a, vendor_h, vendor_c and vendor_i', async (t) => {
+  const { url } = await startMock(t);
+  const token = await call(`${url}/api/v2/oauth`, {
+    body: 'scope=GIGACHAT_API_PERS',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('mock-client:mock-secret').toString('base64')}` },
+  });
+  const targets: Array<[string, Record<string, string>]> = [
+    ['/v1/chat/completions', {}],
+    ['/vendor_h/v1/chat/completions', {}],
+    ['/openai/deployments/d/chat/completions?api-version=2024-02-01', { 'api-key': 'k' }],
+    ['/api/v1/chat/completions', { authorization: `Bearer ${token.json.access_token}` }],
+  ];
+  for (const [path, headers] of targets) {
+    const r = await call(`${url}${path}`, { body: chat('stream these five words'), headers });
+    t.equal(r.status, 200, path);
+    t.match(r.headers.get('content-type'), /^text\/event-stream/, path);
+    const events = parseSse(r.text);
+    t.equal(events.at(-1)?.data, '[DONE]', `${path} ends with [DONE]`);
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
+    t.ok(chunks.every((c) => c.object === 'chat.completion.chunk'), 'all chunks are chat.completion.chunk');
+    t.equal(chunks.at(-1).choices[0].finish_reason, 'stop', 'final chunk has finish_reason');
+    const got = collectStreamText('vendor_a', r.text);
+    t.equal(got.text, 'Echo: stream these five words', path);
+    t.ok(got.done);
+    t.ok(got.pieces >= 3, 'answer split into several pieces');
+  }
+});
+
+t.test('vendor_a chat stream with include_usage adds a usage chunk', async (t) => {
+  const { url } = await startMock(t);
+  const r = await call(`${url}/v1/chat/completions`, { body: { ...chat('u'), stream_options: { include_usage: true } } });
+  const events = parseSse(r.text);
+  const usageChunk = JSON.parse(events.at(-2)?.data ?? '{}');
+  t.same(usageChunk.choices, []);
+  t.type(usageChunk.usage.total_tokens, 'number');
+});
+
+t.test('vendor_a legacy completions stream text pieces', async (t) => {
+  const { url } = await startMock(t);
+  const r = await call(`${url}/v1/completions`, { body: { prompt: 'legacy stream here', stream: true } });
+  t.match(r.headers.get('content-type'), /^text\/event-stream/);
+  const got = collectStreamText('vendor_a', r.text);
+  t.equal(got.text, 'Echo: legacy stream here');
+  t.ok(got.done);
+});
+
+t.test('vendor_b messages stream the full event sequence', async (t) => {
+  const { url } = await startMock(t);
+  const r = await call(`${url}/v1/messages`, { body: { model: 'c', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'anthropic style stream' }] } });
+  t.match(r.headers.get('content-type'), /^text\/event-stream/);
+  const events = parseSse(r.text);
+  const types = events.map((e) => e.event);
+  t.same(types.filter((e) => e !== 'content_block_delta'), ['message_start', 'content_block_start', 'ping', 'content_block_stop', 'message_delta', 'message_stop']);
+  t.ok(types.filter((e) => e === 'content_block_delta').length >= 3, 'several deltas');
+  for (const e of events) t.equal(JSON.parse(e.data).type, e.event, `data.type matches event ${e.event}`);
+  t.equal(JSON.parse(events[0]?.data ?? '{}').message.model, 'c');
+  const delta = JSON.parse(events.find((e) => e.event === 'content_block_delta')?.data ?? '{}');
+  t.equal(delta.delta.type, 'text_delta');
+  const got = collectStreamText('vendor_b', r.text);
+  t.equal(got.text, 'Echo: anthropic style stream');
+  t.ok(got.done);
+});
+
+t.test('vendor_d streamGenerateContent with alt=sse and as a JSON array', async (t) => {
+  const { url } = await startMock(t);
+  const body = { contents: [{ role: 'user', parts: [{ text: 'gemini streaming text' }] }] };
+  const sse = await call(`${url}/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse`, { body });
+  t.match(sse.headers.get('content-type'), /^text\/event-stream/);
+  t.match(sse.text, /^data: \{/);
+  const events = parseSse(sse.text);
+  t.ok(events.length >= 3, 'several chunks');
+  t.equal(JSON.parse(events.at(-1)?.data ?? '{}').candidates[0].finishReason, 'STOP');
+  const got = collectStreamText('vendor_d', sse.text);
+  t.equal(got.text, 'Echo: gemini streaming text');
+  t.ok(got.done);
+
+  const array = await call(`${url}/v1beta/models/gemini-2.0-flash:streamGenerateContent`, { body });
+  t.match(array.headers.get('content-type'), /application\/json/);
+  t.ok(Array.isArray(array.json));
+  t.equal(collectStreamText('vendor_d', array.text).text, 'Echo: gemini streaming text');
+});
+
+t.test('vendor_g streams NDJSON for chat and generate', async (t) => {
+  const { url } = await startMock(t);
+  const r = await call(`${url}/api/chat`, { body: chat('ollama lines please') });
+  t.match(r.headers.get('content-type'), /application\/x-ndjson/);
+  const lines = r.text.trim().split('\n').map((l) => JSON.parse(l));
+  t.ok(lines.length >= 4);
+  t.equal(lines.at(-1).done, true);
+  t.ok(lines.slice(0, -1).every((l) => l.done === false));
+  t.same(collectStreamText('vendor_g', r.text), { text: 'Echo: ollama lines please', done: true, pieces: lines.length - 1 });
+  const gen = await call(`${url}/api/generate`, { body: { prompt: 'gen lines', stream: true } });
+  t.equal(collectStreamText('vendor_g', gen.text).text, 'Echo: gen lines');
+});
+
+t.test('x-mock-reply and chunk delay apply to streams', async (t) => {
+  const { url } = await startMock(t);
+  const started = Date.now();
+  const r = await call(`${url}/v1/chat/completions`, { body: chat('ignored'), headers: { 'x-mock-reply': 'one two three', 'x-mock-chunk-delay-ms': '20' } });
+  const events = parseSse(r.text);
+  t.ok(Date.now() - started >= 20 * (events.length - 1) - 5, 'frames were spread over time');
+  t.equal(collectStreamText('vendor_a', r.text).text, 'one two three');
+});
+
+t.test('without stream:true the same routes answer one JSON body', async (t) => {
+  const { url } = await startMock(t);
+  const r = await call(`${url}/v1/messages`, { body: { messages: [{ role: 'user', content: 'plain' }], stream: false } });
+  t.match(r.headers.get('content-type'), /application\/json/);
+  t.equal(r.json.content[0].text, 'Echo: plain');
+});

@@ -1,0 +1,125 @@
+// vendor_a (OpenAI-style) chat and legacy completions. The builders are shared by the
+// compatible vendors: vendor_h (vLLM), vendor_c (Azure-style) and vendor_i (GigaChat-style).
+import { SSE_CONTENT_TYPE, SSE_DONE, sseEvent } from '../sse.js';
+import { asObject, chunkText, estimateTokens, firstString, lastUserText, unixSeconds } from '../text.js';
+import type { LlmRoute, RouteContext, StreamSpec, VendorId, VendorRoute } from '../types.js';
+
+function usage(prompt: string, text: string): Record<string, number> {
+  const promptTokens = estimateTokens(prompt);
+  const completionTokens = estimateTokens(text);
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+}
+
+export function chatPrompt(ctx: RouteContext): string {
+  return lastUserText(ctx.body.messages);
+}
+
+export function chatCompletion(text: string, ctx: RouteContext): unknown {
+  return {
+    id: `chatcmpl-${ctx.id}`,
+    object: 'chat.completion',
+    created: unixSeconds(ctx.now),
+    model: ctx.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    usage: usage(chatPrompt(ctx), text),
+    system_fingerprint: null,
+  };
+}
+
+const wantsUsage = (ctx: RouteContext): boolean => asObject(ctx.body.stream_options).include_usage === true;
+
+/** chat.completion.chunk sequence: role chunk, one delta per piece, finish chunk, [DONE]. */
+export const chatStream: StreamSpec = {
+  when: (ctx) => ctx.body.stream === true,
+  render(text, ctx) {
+    const base = { id: `chatcmpl-${ctx.id}`, object: 'chat.completion.chunk', created: unixSeconds(ctx.now), model: ctx.model, system_fingerprint: null };
+    const chunk = (delta: object, finish: string | null): string =>
+      sseEvent({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    const frames = [chunk({ role: 'assistant', content: '' }, null)];
+    for (const piece of chunkText(text)) frames.push(chunk({ content: piece }, null));
+    frames.push(chunk({}, 'stop'));
+    if (wantsUsage(ctx)) frames.push(sseEvent({ ...base, choices: [], usage: usage(chatPrompt(ctx), text) }));
+    frames.push(SSE_DONE);
+    return { contentType: SSE_CONTENT_TYPE, frames };
+  },
+};
+
+export function completionPrompt(ctx: RouteContext): string {
+  return firstString(ctx.body.prompt);
+}
+
+export function textCompletion(text: string, ctx: RouteContext): unknown {
+  return {
+    id: `cmpl-${ctx.id}`,
+    object: 'text_completion',
+    created: unixSeconds(ctx.now),
+    model: ctx.model,
+    choices: [{ index: 0, text, logprobs: null, finish_reason: 'stop' }],
+    usage: usage(completionPrompt(ctx), text),
+  };
+}
+
+/** Legacy completions stream: text_completion objects with choices[0].text pieces, then [DONE]. */
+export const completionStream: StreamSpec = {
+  when: (ctx) => ctx.body.stream === true,
+  render(text, ctx) {
+    const base = { id: `cmpl-${ctx.id}`, object: 'text_completion', created: unixSeconds(ctx.now), model: ctx.model };
+    const chunk = (piece: string, finish: string | null): string =>
+      sseEvent({ ...base, choices: [{ index: 0, text: piece, logprobs: null, finish_reason: finish }] });
+    const frames = chunkText(text).map((piece) => chunk(piece, null));
+    frames.push(chunk('', 'stop'), SSE_DONE);
+    return { contentType: SSE_CONTENT_TYPE, frames };
+  },
+};
+
+export function openAiError(status: number, message: string): unknown {
+  const type =
+    status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  return { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
+}
+
+/** Chat + completions routes of an OpenAI-compatible server mounted under `prefix`. */
+export function openAiRoutes(vendor: VendorId, prefix: string): LlmRoute[] {
+  return [
+    {
+      kind: 'llm',
+      vendor,
+      name: `${vendor}.chat`,
+      method: 'POST',
+      paths: [`${prefix}/v1/chat/completions`],
+      required: ['messages'],
+      prompt: chatPrompt,
+      reply: chatCompletion,
+      stream: chatStream,
+      error: openAiError,
+    },
+    {
+      kind: 'llm',
+      vendor,
+      name: `${vendor}.completions`,
+      method: 'POST',
+      paths: [`${prefix}/v1/completions`],
+      required: ['prompt'],
+      prompt: completionPrompt,
+      reply: textCompletion,
+      stream: completionStream,
+      error: openAiError,
+    },
+  ];
+}
+
+/** GET /v1/models: the listing OpenAI-compatible clients and health checks call. */
+const modelList: VendorRoute = {
+  kind: 'plain',
+  vendor: 'vendor_a',
+  name: 'vendor_a.models',
+  method: 'GET',
+  paths: ['/v1/models', '/vendor_h/v1/models'],
+  handle: (ctx) => ({
+    body: { object: 'list', data: [{ id: 'mock-model', object: 'model', created: unixSeconds(ctx.now), owned_by: 'mock-llm' }] },
+  }),
+  error: openAiError,
+};
+
+/** vendor_a at its own paths; vendor_h (vLLM) is the same format, also under /vendor_h. */
+export const vendorARoutes: VendorRoute[] = [...openAiRoutes('vendor_a', ''), ...openAiRoutes('vendor_h', '/vendor_h'), modelList];

@@ -1,0 +1,100 @@
+// vendor_b (Anthropic-style): Messages API with top-level `system`, its SSE event sequence,
+// and the legacy Text Completions API (`\n\nHuman: … \n\nAssistant:` prompts).
+import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
+import { asString, chunkText, estimateTokens, lastUserText } from '../text.js';
+import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+export function anthropicError(status: number, message: string): unknown {
+  return { type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } };
+}
+
+const messagesPrompt = (ctx: RouteContext): string => lastUserText(ctx.body.messages);
+
+function message(text: string, ctx: RouteContext): Record<string, unknown> {
+  return {
+    id: `msg_${ctx.id}`,
+    type: 'message',
+    role: 'assistant',
+    model: ctx.model,
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: estimateTokens(messagesPrompt(ctx)), output_tokens: estimateTokens(text) },
+  };
+}
+
+const messagesStream: StreamSpec = {
+  when: (ctx) => ctx.body.stream === true,
+  render(text, ctx) {
+    const full = message(text, ctx);
+    const start = { ...full, content: [], stop_reason: null, usage: { input_tokens: estimateTokens(messagesPrompt(ctx)), output_tokens: 1 } };
+    const frames = [
+      sseEvent({ type: 'message_start', message: start }, 'message_start'),
+      sseEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, 'content_block_start'),
+      sseEvent({ type: 'ping' }, 'ping'),
+      ...chunkText(text).map((piece) =>
+        sseEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }, 'content_block_delta'),
+      ),
+      sseEvent({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+      sseEvent(
+        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: estimateTokens(text) } },
+        'message_delta',
+      ),
+      sseEvent({ type: 'message_stop' }, 'message_stop'),
+    ];
+    return { contentType: SSE_CONTENT_TYPE, frames };
+  },
+};
+
+/** The text of the last `Human:` turn of a legacy prompt (the whole prompt when it has none). */
+export function legacyHumanText(prompt: string): string {
+  const at = prompt.lastIndexOf('Human:');
+  if (at < 0) return prompt.trim();
+  const rest = prompt.slice(at + 'Human:'.length);
+  const end = rest.indexOf('\n\nAssistant:');
+  return (end < 0 ? rest : rest.slice(0, end)).trim();
+}
+
+export const vendorBRoutes: LlmRoute[] = [
+  {
+    kind: 'llm',
+    vendor: 'vendor_b',
+    name: 'vendor_b.messages',
+    method: 'POST',
+    paths: ['/v1/messages'],
+    required: ['messages'],
+    prompt: messagesPrompt,
+    reply: message,
+    stream: messagesStream,
+    error: anthropicError,
+  },
+  {
+    kind: 'llm',
+    vendor: 'vendor_b',
+    name: 'vendor_b.complete',
+    method: 'POST',
+    paths: ['/v1/complete'],
+    required: ['prompt'],
+    prompt: (ctx) => legacyHumanText(asString(ctx.body.prompt)),
+    reply: (text, ctx) => ({
+      type: 'completion',
+      id: `compl_${ctx.id}`,
+      completion: text,
+      stop_reason: 'stop_sequence',
+      stop: '\n\nHuman:',
+      model: ctx.model,
+      log_id: ctx.id,
+    }),
+    error: anthropicError,
+  },
+];

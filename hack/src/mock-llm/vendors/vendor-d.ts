@@ -1,0 +1,103 @@
+// vendor_d (Google-style): Gemini generateContent / streamGenerateContent (SSE with ?alt=sse,
+// else a JSON array) and the legacy PaLM generateText. Paths are `/models/<model>:<action>`.
+import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
+import { asArray, asObject, asString, chunkText, contentText, estimateTokens } from '../text.js';
+import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
+
+const STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
+export function googleError(status: number, message: string): unknown {
+  return { error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
+}
+
+/** Text of the last user turn: contents[].parts[].text (a content without role is the user's). */
+function geminiPrompt(ctx: RouteContext): string {
+  const contents = asArray(ctx.body.contents).map(asObject);
+  const users = contents.filter((c) => c.role === undefined || c.role === 'user');
+  const last = users.at(-1) ?? contents.at(-1);
+  return last ? contentText(last.parts) : '';
+}
+
+function usageMetadata(ctx: RouteContext, text: string): Record<string, number> {
+  const prompt = estimateTokens(geminiPrompt(ctx));
+  const out = estimateTokens(text);
+  return { promptTokenCount: prompt, candidatesTokenCount: out, totalTokenCount: prompt + out };
+}
+
+function response(ctx: RouteContext, text: string, finish: boolean, usageText: string): Record<string, unknown> {
+  const candidate: Record<string, unknown> = { content: { parts: [{ text }], role: 'model' }, index: 0 };
+  if (finish) candidate.finishReason = 'STOP';
+  return { candidates: [candidate], usageMetadata: usageMetadata(ctx, usageText), modelVersion: ctx.model, responseId: ctx.id };
+}
+
+/** streamGenerateContent always streams; the real server frames SSE with CRLF. */
+const geminiStream: StreamSpec = {
+  when: () => true,
+  render(text, ctx) {
+    const pieces = chunkText(text);
+    if (pieces.length === 0) pieces.push('');
+    const chunks = pieces.map((piece, i) => response(ctx, piece, i === pieces.length - 1, text));
+    if (ctx.query.alt === 'sse') return { contentType: SSE_CONTENT_TYPE, frames: chunks.map((c) => sseEvent(c, undefined, '\r\n')) };
+    // Without alt=sse the answer is one JSON array, written element by element.
+    const frames = chunks.map((c, i) => `${i === 0 ? '[' : ',\r\n'}${JSON.stringify(c)}`);
+    frames.push(']');
+    return { contentType: 'application/json; charset=utf-8', frames };
+  },
+};
+
+const modelOf = (ctx: RouteContext): string | undefined => ctx.params.model;
+
+const GEMINI_PATHS = ['/v1beta/models/:modelAction', '/v1/models/:modelAction'];
+const PALM_PATHS = ['/v1beta2/models/:modelAction', '/v1beta3/models/:modelAction'];
+
+export const vendorDRoutes: LlmRoute[] = [
+  {
+    kind: 'llm',
+    vendor: 'vendor_d',
+    name: 'vendor_d.generateContent',
+    method: 'POST',
+    paths: GEMINI_PATHS,
+    action: 'generateContent',
+    required: ['contents'],
+    model: modelOf,
+    prompt: geminiPrompt,
+    reply: (text, ctx) => response(ctx, text, true, text),
+    error: googleError,
+  },
+  {
+    kind: 'llm',
+    vendor: 'vendor_d',
+    name: 'vendor_d.streamGenerateContent',
+    method: 'POST',
+    paths: GEMINI_PATHS,
+    action: 'streamGenerateContent',
+    required: ['contents'],
+    model: modelOf,
+    prompt: geminiPrompt,
+    reply: (text, ctx) => [response(ctx, text, true, text)],
+    stream: geminiStream,
+    error: googleError,
+  },
+  {
+    kind: 'llm',
+    vendor: 'vendor_d',
+    name: 'vendor_d.generateText',
+    method: 'POST',
+    paths: PALM_PATHS,
+    action: 'generateText',
+    required: ['prompt'],
+    model: modelOf,
+    prompt: (ctx) => asString(asObject(ctx.body.prompt).text),
+    reply: (text) => ({ candidates: [{ output: text, safetyRatings: [] }] }),
+    error: googleError,
+  },
+];

@@ -1,0 +1,69 @@
+// vendor_e (Cohere-style): v1 generate, v1 chat (single `message`) and v2 chat (messages).
+import { asString, estimateTokens, firstString, lastUserText } from '../text.js';
+import type { LlmRoute, RouteContext } from '../types.js';
+
+export function cohereError(status: number, message: string): unknown {
+  return { message };
+}
+
+function billed(prompt: string, text: string): Record<string, unknown> {
+  return { api_version: { version: '1' }, billed_units: { input_tokens: estimateTokens(prompt), output_tokens: estimateTokens(text) } };
+}
+
+const v2Prompt = (ctx: RouteContext): string => lastUserText(ctx.body.messages);
+
+export const vendorERoutes: LlmRoute[] = [
+  {
+    kind: 'llm',
+    vendor: 'vendor_e',
+    name: 'vendor_e.generate',
+    method: 'POST',
+    paths: ['/v1/generate'],
+    required: ['prompt'],
+    prompt: (ctx) => firstString(ctx.body.prompt),
+    reply: (text, ctx) => ({
+      id: ctx.id,
+      generations: [{ id: `gen-${ctx.id}`, text, finish_reason: 'COMPLETE' }],
+      prompt: firstString(ctx.body.prompt),
+      meta: billed(firstString(ctx.body.prompt), text),
+    }),
+    error: cohereError,
+  },
+  {
+    kind: 'llm',
+    vendor: 'vendor_e',
+    name: 'vendor_e.chat_v1',
+    method: 'POST',
+    paths: ['/v1/chat'],
+    required: ['message'],
+    prompt: (ctx) => asString(ctx.body.message),
+    reply: (text, ctx) => ({
+      response_id: ctx.id,
+      generation_id: `gen-${ctx.id}`,
+      text,
+      finish_reason: 'COMPLETE',
+      meta: billed(asString(ctx.body.message), text),
+    }),
+    error: cohereError,
+  },
+  {
+    kind: 'llm',
+    vendor: 'vendor_e',
+    name: 'vendor_e.chat',
+    method: 'POST',
+    paths: ['/v2/chat'],
+    required: ['messages'],
+    prompt: v2Prompt,
+    reply: (text, ctx) => {
+      const input = estimateTokens(v2Prompt(ctx));
+      const output = estimateTokens(text);
+      return {
+        id: ctx.id,
+        finish_reason: 'COMPLETE',
+        message: { role: 'assistant', content: [{ type: 'text', text }] },
+        usage: { billed_units: { input_tokens: input, output_tokens: output }, tokens: { input_tokens: input, output_tokens: output } },
+      };
+    },
+    error: cohereError,
+  },
+];
