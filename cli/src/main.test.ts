@@ -1,0 +1,93 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+
+const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out: ${args.join(' ')}`));
+    }, timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+t.test('help lists the commands', async (t) => {
+  const r = await run(['help']);
+  t.equal(r.code, 0);
+  t.match(r.stdout, /usage: palisade <command>/);
+  t.match(r.stdout, /mock-llm/);
+});
+
+t.test('an unknown command is one line and exit code 1', async (t) => {
+  const r = await run(['nope']);
+  t.equal(r.code, 1);
+  t.equal(r.stderr, 'palisade: unknown command "nope"; run "palisade help"\n');
+});
+
+t.test('a malformed DATABASE_URL stops start-up with one line naming it', async (t) => {
+  const r = await run(['migrate'], { DATABASE_URL: 'not-a-url' });
+  t.equal(r.code, 1);
+  t.equal(r.stderr.trim().split('\n').length, 1);
+  t.match(r.stderr, /^palisade: Invalid configuration: DATABASE_URL="not-a-url" — expected a postgres:\/\/ or postgresql:\/\/ URL/);
+});
+
+t.test('an unreachable DATABASE_URL stops start-up with one line, no stack trace', async (t) => {
+  const r = await run(['migrate'], { DATABASE_URL: 'postgres://postgres:pw@127.0.0.1:1/palisade' });
+  t.equal(r.code, 1);
+  t.equal(r.stderr.trim().split('\n').length, 1);
+  t.match(r.stderr, /^palisade: Cannot connect to PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/palisade: /);
+});
+
+t.test('migrate on the embedded database', async (t) => {
+  const dir = t.testdir();
+  const r = await run(['migrate'], { PALISADE_DATA_DIR: dir, LOG_LEVEL: 'info' });
+  t.equal(r.code, 0, r.stderr);
+  t.match(r.stdout, /database schema at version \d+/);
+});
+
+t.test('all starts every component, each answers its liveness check, SIGINT stops cleanly', async (t) => {
+  const dir = t.testdir();
+  const child = spawn(process.execPath, [MAIN, 'all'], {
+    env: { ...process.env, LOG_LEVEL: 'info', PALISADE_DATA_DIR: dir, PALISADE_HOST: '127.0.0.1', PALISADE_PORT_MOCK_LLM: '0' },
+  });
+  let out = '';
+  child.stderr.on('data', (d) => (out += d));
+  const urls = await new Promise<Record<string, string>>((resolve, reject) => {
+    const found: Record<string, string> = {};
+    const timer = setTimeout(() => reject(new Error(`components did not start: ${out}`)), 20_000);
+    child.stdout.on('data', (d: Buffer) => {
+      for (const line of String(d).split('\n').filter(Boolean)) {
+        const entry = JSON.parse(line) as { component?: string; url?: string };
+        if (entry.component && entry.url) found[entry.component] = entry.url;
+      }
+      if (found['mock-llm']) {
+        clearTimeout(timer);
+        resolve(found);
+      }
+    });
+  });
+  const health = await request(`${urls['mock-llm']}/health`);
+  t.equal(health.statusCode, 200);
+  await health.body.dump();
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  child.kill('SIGINT');
+  t.equal(await exited, 0, 'clean exit on SIGINT');
+});

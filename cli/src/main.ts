@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+import { ConfigError, StoreConnectionError, installShutdown, migrate } from '@palisade/core';
+import { COMPONENTS, findComponent, portFor, type RunningComponent } from './components.js';
+import { createContext } from './context.js';
+
+const USAGE = `usage: palisade <command>
+
+commands:
+  all            start every component, each on its own port (embedded defaults unless DATABASE_URL/REDIS_URL)
+  migrate        apply pending database migrations and exit
+${COMPONENTS.map((c) => `  ${c.name.padEnd(14)} start ${c.description} (port ${c.port})`).join('\n')}
+`;
+
+/** Failures a user can fix from the message alone: printed as one line, exit code 1. */
+function isUserFacing(error: unknown): error is Error {
+  return error instanceof ConfigError || error instanceof StoreConnectionError || (error instanceof Error && (error as { userFacing?: boolean }).userFacing === true);
+}
+
+async function start(names: string[]): Promise<void> {
+  const ctx = createContext();
+  const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
+  const running: RunningComponent[] = [];
+  // Stop in reverse start order, so a component never outlives what it depends on.
+  const stopAll = async () => {
+    for (const component of running.splice(0).reverse()) await component.close();
+  };
+  try {
+    for (const name of names) {
+      const component = findComponent(name)!;
+      const started = await component.start(ctx, portFor(component, ctx.env), host);
+      running.push(started);
+      ctx.logger.info({ component: name, url: started.url }, `${name} listening on ${started.url}`);
+    }
+  } catch (error) {
+    await stopAll().catch(() => {});
+    await ctx.close().catch(() => {});
+    throw error;
+  }
+  installShutdown({ closers: [stopAll, () => ctx.close()], log: (m) => ctx.logger.info(m) });
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (rest.length > 0) throw Object.assign(new Error(`unexpected arguments: ${rest.join(' ')}`), { userFacing: true });
+  if (command === 'migrate') {
+    const ctx = createContext();
+    const db = await ctx.database();
+    const report = await migrate(db);
+    ctx.logger.info(report, `database schema at version ${report.current}`);
+    await ctx.close();
+    return;
+  }
+  if (command === 'all') return start(COMPONENTS.map((c) => c.name));
+  if (findComponent(command)) return start([command]);
+  throw Object.assign(new Error(`unknown command "${command}"; run "palisade help"`), { userFacing: true });
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (isUserFacing(error)) process.stderr.write(`palisade: ${error.message}\n`);
+  else process.stderr.write(`palisade: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});
