@@ -67,6 +67,15 @@ export function createService(options: ServiceOptions): Service {
     ...options.server,
   }) as unknown as FastifyInstance;
 
+  // An empty body with a JSON content type (e.g. POST …/activate from many clients) means "no body",
+  // not a syntax error; anything else goes through fastify's poisoning-safe JSON parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body as string, done);
+  });
+
   const metrics = createServiceMetrics(options.name, { processMetrics: options.processMetrics ?? false });
   registerErrorHandling(app, format);
   instrument(app, metrics);

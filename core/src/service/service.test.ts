@@ -139,3 +139,14 @@ t.test('close lets an in-flight request finish, then runs closers', async (t) =>
   t.same(closed, ['pool']);
   await t.rejects(request(`${base}/health/live`), 'no longer accepting');
 });
+
+t.test('an empty body with a JSON content type is no body; a poisoned one is refused', async (t) => {
+  const { app } = createService({ name: 'empty-body', logLevel: 'silent' });
+  app.post('/act', async (req) => ({ body: req.body ?? null }));
+  const empty = await app.inject({ method: 'POST', url: '/act', headers: { 'content-type': 'application/json' }, payload: '' });
+  t.equal(empty.statusCode, 200);
+  t.same(empty.json(), { body: null });
+  const poisoned = await app.inject({ method: 'POST', url: '/act', headers: { 'content-type': 'application/json' }, payload: '{"__proto__":{"x":1}}' });
+  t.equal(poisoned.statusCode, 400);
+  await app.close();
+});
