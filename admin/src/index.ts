@@ -1,1 +1,1 @@
-export {};
+export * from './registry/index.js';

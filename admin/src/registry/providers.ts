@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import {
+  PalisadeError,
+  Provider,
+  ProviderCreate,
+  ProviderUpdate,
+  UPSTREAM_AUTH_SECRET_FIELDS,
+  MASKED_SECRET,
+  mapSecretFields,
+  type ResourceStore,
+  type SecretBox,
+  type UpstreamAuth,
+} from '@palisade/core';
+
+export interface ProviderOperationsDeps {
+  store: ResourceStore;
+  secrets: SecretBox;
+  /** Validates a url pattern with the gateway's own compiler (RE2), so what is stored can be routed. */
+  checkUrlPattern?: (pattern: string) => string | null;
+  now?: () => Date;
+  /** Called after every change that can affect routing. */
+  onChange: () => void;
+}
+
+export type ProviderView = Provider;
+
+/** Secrets leave the registry masked; the bundle keeps them sealed for the gateway. */
+export function maskProvider(provider: Provider): ProviderView {
+  return { ...provider, upstream_auth: mapSecretFields(provider.upstream_auth, UPSTREAM_AUTH_SECRET_FIELDS, () => MASKED_SECRET) };
+}
+
+function sealAuth(auth: UpstreamAuth, secrets: SecretBox, previous?: UpstreamAuth): UpstreamAuth {
+  const out = { ...auth } as Record<string, unknown>;
+  const before = (previous?.type === auth.type ? previous : {}) as Record<string, unknown>;
+  for (const field of UPSTREAM_AUTH_SECRET_FIELDS) {
+    const value = out[field];
+    if (typeof value !== 'string') continue;
+    // A masked value sent back unchanged keeps the stored secret (forms round-trip what they read).
+    out[field] = value === MASKED_SECRET && typeof before[field] === 'string' ? before[field] : secrets.seal(value);
+  }
+  return out as UpstreamAuth;
+}
+
+export function createProviderOperations(deps: ProviderOperationsDeps) {
+  const now = () => (deps.now ?? (() => new Date()))().toISOString();
+  const { providers } = deps.store;
+
+  function checkPattern(record: { match_type: string; match_value: string }) {
+    if (record.match_type !== 'url' || !deps.checkUrlPattern) return;
+    const issue = deps.checkUrlPattern(record.match_value);
+    if (issue) throw new PalisadeError('VALIDATION_ERROR', { message: `Invalid match_value: ${issue}`, details: [{ path: 'match_value', message: issue }] });
+  }
+
+  async function load(id: string, tenantId: string): Promise<Provider> {
+    const provider = await providers.get(id);
+    if (!provider || provider.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `provider ${id} not found` });
+    return provider;
+  }
+
+  async function transition(id: string, tenantId: string, from: Provider['status'][], to: Provider['status']) {
+    await load(id, tenantId);
+    const updated = await providers.update(id, (current) => {
+      if (!from.includes(current.status)) {
+        throw new PalisadeError('CONFLICT', { message: `provider is ${current.status}; this move needs ${from.join(' or ')}` });
+      }
+      return { ...current, status: to, updated_at: now() };
+    });
+    deps.onChange();
+    return maskProvider(updated!);
+  }
+
+  return {
+    async create(body: unknown, tenantId: string, managedBy: Provider['managed_by'] = 'api'): Promise<ProviderView> {
+      const input = ProviderCreate.parse(body);
+      checkPattern(input);
+      const at = now();
+      const record = Provider.parse({
+        ...input,
+        id: randomUUID(),
+        tenant_id: tenantId,
+        managed_by: managedBy,
+        status: 'DRAFT',
+        created_at: at,
+        updated_at: at,
+        upstream_auth: sealAuth(input.upstream_auth, deps.secrets),
+      });
+      await providers.insert(record);
+      deps.onChange();
+      return maskProvider(record);
+    },
+
+    async get(id: string, tenantId: string): Promise<ProviderView> {
+      return maskProvider(await load(id, tenantId));
+    },
+
+    async list(tenantId: string, query: { status?: string; limit?: number; offset?: number }) {
+      const page = await providers.list({ where: { tenant_id: tenantId, status: query.status }, limit: query.limit ?? 50, offset: query.offset ?? 0 });
+      return { ...page, items: page.items.map(maskProvider) };
+    },
+
+    async update(id: string, body: unknown, tenantId: string, actor: Provider['managed_by'] = 'api'): Promise<ProviderView> {
+      const patch = ProviderUpdate.parse(body);
+      await load(id, tenantId);
+      const updated = await providers.update(id, (current) => {
+        if (current.status === 'ARCHIVED') throw new PalisadeError('CONFLICT', { message: 'an archived provider is read-only; reactivate it first' });
+        if (current.managed_by === 'operator' && actor !== 'operator') {
+          throw new PalisadeError('CONFLICT', { message: 'this provider is managed by the Kubernetes operator; change its custom resource instead' });
+        }
+        const merged = { ...current, ...stripUndefined(patch) } as Record<string, unknown>;
+        // The merged record must still satisfy every create rule (a mapping left, match_value vs match_type).
+        const checked = ProviderCreate.parse({ ...merged, upstream_auth: patch.upstream_auth ?? current.upstream_auth });
+        checkPattern(checked);
+        return Provider.parse({
+          ...current,
+          ...checked,
+          upstream_auth: patch.upstream_auth ? sealAuth(patch.upstream_auth, deps.secrets, current.upstream_auth) : current.upstream_auth,
+          updated_at: now(),
+        });
+      });
+      deps.onChange();
+      return maskProvider(updated!);
+    },
+
+    activate: (id: string, tenantId: string) => transition(id, tenantId, ['DRAFT'], 'ACTIVE'),
+    archive: (id: string, tenantId: string) => transition(id, tenantId, ['ACTIVE'], 'ARCHIVED'),
+    reactivate: (id: string, tenantId: string) => transition(id, tenantId, ['ARCHIVED'], 'ACTIVE'),
+
+    async remove(id: string, tenantId: string): Promise<void> {
+      await load(id, tenantId);
+      await providers.delete(id);
+      deps.onChange();
+    },
+
+    /** Stores a health check result (not a configuration change: routing is unaffected). */
+    async recordHealth(id: string, result: Pick<Provider, 'health_status' | 'health_latency_ms' | 'health_error_message'>): Promise<Provider | null> {
+      return providers.update(id, (current) => ({ ...current, ...result, health_checked_at: now() }));
+    },
+  };
+}
+
+export type ProviderOperations = ReturnType<typeof createProviderOperations>;
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

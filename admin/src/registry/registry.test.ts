@@ -1,0 +1,123 @@
+import t from 'tap';
+import { randomUUID } from 'node:crypto';
+import { createSecretBox, listen } from '@palisade/core';
+import { forEachDatabase } from '@palisade/core/testing';
+import { request } from 'undici';
+import { buildRegistry } from './build-registry.js';
+
+const providerBody = (over: Record<string, unknown> = {}) => ({
+  name: `p-${randomUUID().slice(0, 8)}`,
+  provider_type: 'vendor_a',
+  match_type: 'url',
+  match_value: '/v1/chat/*',
+  target_base_url: 'http://127.0.0.1:9',
+  mapping_preset: 'vendor_a_chat_completions',
+  ...over,
+});
+
+t.test('registry over real HTTP', async (t) => {
+  await forEachDatabase(t, async (t, db) => {
+    let changes = 0;
+    const secrets = createSecretBox('test-key');
+    const registry = buildRegistry({
+      db,
+      secrets,
+      logLevel: 'silent',
+      publisher: { schedule: () => void changes++, syncNow: async () => 'rev-test' },
+      checkHealth: async (id) => ({ id, health_status: 'HEALTHY' }),
+    });
+    const base = await listen(registry.app, { port: 0 });
+    t.teardown(() => registry.app.close());
+    const call = async (method: string, path: string, body?: unknown, tenant = 'default') => {
+      const res = await request(`${base}${path}`, {
+        method: method as 'GET',
+        headers: { 'content-type': 'application/json', 'x-tenant-id': tenant },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+    };
+
+    t.test('create: DRAFT with defaults; invalid data is a 400 naming the field', async (t) => {
+      const created = await call('POST', '/api/v1/providers', providerBody());
+      t.equal(created.status, 201);
+      t.match(created.body, { status: 'DRAFT', priority: 100, target_path: '/v1/chat/completions', request_timeout_ms: 30000, tenant_id: 'default', health_status: 'UNKNOWN', header_name: 'X-LLM-Provider' });
+      const bad = await call('POST', '/api/v1/providers', providerBody({ priority: 1001 }));
+      t.equal(bad.status, 400);
+      t.equal(bad.body.error.code, 'VALIDATION_ERROR');
+      t.equal(bad.body.error.details[0].path, 'priority');
+      const dup = await call('POST', '/api/v1/providers', providerBody({ name: created.body.name }));
+      t.equal(dup.status, 409);
+    });
+
+    t.test('state moves: DRAFT → ACTIVE → ARCHIVED → ACTIVE; wrong moves are 409', async (t) => {
+      const { body: p } = await call('POST', '/api/v1/providers', providerBody());
+      t.equal((await call('POST', `/api/v1/providers/${p.id}/archive`)).status, 409, 'a DRAFT cannot be archived');
+      t.equal((await call('POST', `/api/v1/providers/${p.id}/activate`)).body.status, 'ACTIVE');
+      t.equal((await call('POST', `/api/v1/providers/${p.id}/archive`)).body.status, 'ARCHIVED');
+      const edit = await call('PUT', `/api/v1/providers/${p.id}`, { description: 'x' });
+      t.equal(edit.status, 409, 'an archived provider is read-only');
+      t.equal((await call('POST', `/api/v1/providers/${p.id}/reactivate`)).body.status, 'ACTIVE');
+      t.ok(changes > 0, 'every change notifies the publisher');
+    });
+
+    t.test('immutable fields are a 400 naming the field; mutable ones change', async (t) => {
+      const { body: p } = await call('POST', '/api/v1/providers', providerBody());
+      const typeChange = await call('PUT', `/api/v1/providers/${p.id}`, { provider_type: 'vendor_b' });
+      t.equal(typeChange.status, 400);
+      t.equal(typeChange.body.error.details[0].path, 'provider_type');
+      const matchChange = await call('PUT', `/api/v1/providers/${p.id}`, { match_type: 'host' });
+      t.equal(matchChange.body.error.details[0].path, 'match_type');
+      const ok = await call('PUT', `/api/v1/providers/${p.id}`, { request_timeout_ms: 5000, match_value: '/v2/**', priority: 7 });
+      t.match(ok.body, { request_timeout_ms: 5000, match_value: '/v2/**', priority: 7, provider_type: 'vendor_a' });
+      const noMapping = await call('PUT', `/api/v1/providers/${p.id}`, { mapping_preset: null });
+      t.equal(noMapping.status, 400, 'the merged record must keep a mapping');
+    });
+
+    t.test('secrets are sealed at rest and masked in replies', async (t) => {
+      const { body: p } = await call('POST', '/api/v1/providers', providerBody({ upstream_auth: { type: 'bearer', token: 'sk-live-123' } }));
+      t.same(p.upstream_auth, { type: 'bearer', token: '***' });
+      const stored = await registry.store.providers.get(p.id);
+      const token = (stored!.upstream_auth as { token: string }).token;
+      t.ok(secrets.isSealed(token));
+      t.equal(secrets.open(token), 'sk-live-123');
+      await call('PUT', `/api/v1/providers/${p.id}`, { upstream_auth: { type: 'bearer', token: '***' }, description: 'kept' });
+      const after = await registry.store.providers.get(p.id);
+      t.equal(secrets.open((after!.upstream_auth as { token: string }).token), 'sk-live-123', 'a masked value sent back keeps the secret');
+    });
+
+    t.test('tenants are isolated', async (t) => {
+      const { body: p } = await call('POST', '/api/v1/providers', providerBody(), 'acme');
+      t.equal((await call('GET', `/api/v1/providers/${p.id}`, undefined, 'other')).status, 404);
+      t.equal((await call('GET', `/api/v1/providers/${p.id}`, undefined, 'acme')).status, 200);
+      const list = await call('GET', '/api/v1/providers?limit=1000', undefined, 'acme');
+      t.same(list.body.items.map((i: { id: string }) => i.id), [p.id]);
+    });
+
+    t.test('profiles: only ACTIVE providers; one active profile per provider', async (t) => {
+      const { body: draft } = await call('POST', '/api/v1/providers', providerBody());
+      const refused = await call('POST', '/api/v1/profiles', { name: `pr-${randomUUID().slice(0, 6)}`, provider_id: draft.id });
+      t.equal(refused.status, 409);
+      await call('POST', `/api/v1/providers/${draft.id}/activate`);
+      const a = await call('POST', '/api/v1/profiles', { name: `pa-${randomUUID().slice(0, 6)}`, provider_id: draft.id, jailbreak_threshold: 0.7, pii_types: ['EMAIL'] });
+      t.equal(a.status, 201);
+      t.equal(a.body.threat_detection.jailbreak_threshold, 0.7, 'top-level alias mapped');
+      t.equal((await call('POST', `/api/v1/profiles/${a.body.id}/activate`)).body.status, 'ACTIVE');
+      const b = await call('POST', '/api/v1/profiles', { name: `pb-${randomUUID().slice(0, 6)}`, provider_id: draft.id });
+      const second = await call('POST', `/api/v1/profiles/${b.body.id}/activate`);
+      t.equal(second.status, 409, 'a second active profile for the provider');
+      const put = await call('PUT', `/api/v1/profiles/${a.body.id}`, { event_logging: { log_allow_decisions: true } });
+      t.equal(put.body.event_logging.log_allow_decisions, true);
+      t.same(put.body.pii.types, ['EMAIL'], 'a partial update keeps what it does not name');
+      const got = await call('GET', `/api/v1/profiles/${a.body.id}`);
+      t.equal(got.body.id, a.body.id);
+    });
+
+    t.test('sync/force and health-check', async (t) => {
+      t.same((await call('POST', '/api/v1/sync/force')).body, { status: 'ok', revision: 'rev-test' });
+      const { body: p } = await call('POST', '/api/v1/providers', providerBody());
+      t.match((await call('POST', `/api/v1/providers/${p.id}/health-check?performed_by=alice`)).body, { health_status: 'HEALTHY' });
+      t.equal((await call('GET', `/api/v1/providers/${randomUUID()}`)).status, 404);
+    });
+  });
+});
