@@ -6,3 +6,5 @@ export * from './stream/index.js';
 export * from './model/index.js';
 export * from './mapping/index.js';
 export * from './crypto/index.js';
+export * from './routing/index.js';
+export * from './bundle/index.js';
