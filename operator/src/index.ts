@@ -1,1 +1,1 @@
-export {};
+export * from './bundle-store/index.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createService, createResourceStore, type Database, type SecretBox } from '@palisade/core';
+import { compileMatchPattern, createService, createResourceStore, type Database, type SecretBox } from '@palisade/core';
 import { createProfileOperations } from './profiles.js';
 import { createProviderOperations } from './providers.js';
 import { registerRegistryRoutes } from './routes.js';
@@ -23,6 +23,16 @@ export interface RegistryDeps {
   internalToken?: string | undefined;
 }
 
+/** The gateway's own compiler (RE2) decides whether a url pattern is valid, so what is stored can be routed. */
+function compileCheck(pattern: string): string | null {
+  try {
+    compileMatchPattern('url', pattern);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** The Profiles Registry (port 8000): providers and profiles with their state rules. */
 export function buildRegistry(deps: RegistryDeps) {
   const store = createResourceStore(deps.db);
@@ -31,7 +41,7 @@ export function buildRegistry(deps: RegistryDeps) {
     store,
     secrets: deps.secrets,
     onChange,
-    ...(deps.checkUrlPattern ? { checkUrlPattern: deps.checkUrlPattern } : {}),
+    checkUrlPattern: deps.checkUrlPattern ?? compileCheck,
   });
   const profiles = createProfileOperations({ store, onChange });
   const { app } = createService({

@@ -46,6 +46,9 @@ t.test('registry over real HTTP', async (t) => {
       t.equal(bad.status, 400);
       t.equal(bad.body.error.code, 'VALIDATION_ERROR');
       t.equal(bad.body.error.details[0].path, 'priority');
+      const regex = await call('POST', '/api/v1/providers', providerBody({ match_value: '^/(a)\\1' }));
+      t.equal(regex.status, 400, 'a pattern RE2 cannot compile is refused at create time');
+      t.equal(regex.body.error.details[0].path, 'match_value');
       const dup = await call('POST', '/api/v1/providers', providerBody({ name: created.body.name }));
       t.equal(dup.status, 409);
     });

@@ -1,0 +1,3 @@
+// The policy bundle store (port 9000) and its bundle sources.
+export * from './source.js';
+export * from './server.js';
