@@ -1,0 +1,267 @@
+// `npm run bench`: the gateway's overhead over a bare pass-through proxy, in one run.
+//
+//   direct   autocannon -> mock upstream
+//   bare     autocannon -> bare proxy (bare-proxy.ts)              -> mock upstream
+//   gateway  autocannon -> Palisade gateway (one provider, no profile) -> mock upstream
+//
+// Each scenario gets a fresh mock upstream process, the bare proxy and the Palisade stack run in
+// their own processes too, and autocannon runs here; scenarios run one after the other, and a
+// scenario's processes are stopped before the next one starts, so the 2 cores of a small machine
+// are shared the same way in every scenario. The summary goes to stdout, progress to stderr, and
+// the figures to .bench/last-run.json. Exit code 0 even when a target is missed; 1 only when a
+// scenario could not run, 2 on bad arguments.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
+import { buildReport, failed, renderReport, SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
+import { runScenario, type LoadSpec } from './scenario.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = join(ROOT, 'cli', 'dist', 'main.js');
+const BARE_PROXY = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
+const OUT_FILE = join(ROOT, '.bench', 'last-run.json');
+const HOST = '127.0.0.1';
+const TENANT = 'default';
+const CHAT_PATH = '/v1/chat/completions';
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --duration <s>      measured seconds per scenario (default 10, or BENCH_DURATION)
+  --warmup <s>        warm-up seconds per scenario, not measured (default 3, or BENCH_WARMUP)
+  --connections <n>   concurrent connections (default 50, or BENCH_CONNECTIONS)
+  --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all three)
+  --out <file>        JSON results file (default .bench/last-run.json)
+`;
+
+interface Options {
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  only: ScenarioName[];
+  out: string;
+}
+
+class UsageError extends Error {}
+
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      only: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return 'help';
+  const number = (name: string, raw: string | undefined, fallback: number, min: number, integer: boolean) => {
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) throw new UsageError(`bad ${name} "${raw}"`);
+    return value;
+  };
+  const only = (values.only ?? SCENARIOS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const name of only) if (!(SCENARIOS as readonly string[]).includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`);
+  if (only.length === 0) throw new UsageError('--only names no scenario');
+  return {
+    durationSec: number('--duration', values.duration ?? env.BENCH_DURATION, 10, 1, true),
+    warmupSec: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 3, 0, true),
+    connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50, 1, true),
+    // Run in the fixed order whatever order --only lists them in.
+    only: SCENARIOS.filter((s) => only.includes(s)),
+    out: values.out ? resolve(values.out) : OUT_FILE,
+  };
+}
+
+/** A ~1 KB vendor_a chat request: a short system message and ~900 characters of user text. */
+function chatRequest(): string {
+  const sentence = 'The quarterly report covers revenue, churn and support volume across all regions. ';
+  let text = '';
+  while (text.length < 900) text += sentence;
+  return JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are a concise assistant. Answer in one paragraph.' },
+      { role: 'user', content: `Summarise the following notes. ${text.slice(0, 870).trim()}` },
+    ],
+  });
+}
+
+const BODY = chatRequest();
+const HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-bench-not-a-real-key', 'x-tenant-id': TENANT };
+
+function spec(url: string, options: Options): LoadSpec {
+  return { url, method: 'POST', path: CHAT_PATH, headers: HEADERS, body: BODY, connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec };
+}
+
+/** One chat request; resolves to true on 200, else a short reason. */
+async function tryChat(baseUrl: string): Promise<true | string> {
+  const res = await fetch(`${baseUrl}${CHAT_PATH}`, { method: 'POST', headers: HEADERS, body: BODY, signal: AbortSignal.timeout(5000) });
+  const text = await res.text();
+  return res.status === 200 ? true : `status ${res.status}: ${text.slice(0, 300)}`;
+}
+
+function log(message: string): void {
+  process.stderr.write(`bench: ${message}\n`);
+}
+
+/** A fresh mock upstream in its own process. */
+async function startMock(started: Child[]): Promise<{ child: Child; url: string }> {
+  const [port] = await freePorts(1);
+  const child = spawnNode('mock-llm', [CLI, 'mock-llm'], {
+    cwd: ROOT,
+    env: { PALISADE_PORT_MOCK_LLM: String(port), PALISADE_HOST: HOST, LOG_LEVEL: 'warn' },
+  });
+  started.push(child);
+  const url = `http://${HOST}:${port}`;
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 20_000 });
+  await waitUntil('a 200 from the mock chat route', () => tryChat(url), { child, timeoutMs: 5000 });
+  return { child, url };
+}
+
+async function startBare(started: Child[], upstream: string): Promise<{ child: Child; url: string }> {
+  const [port] = await freePorts(1);
+  const child = spawnNode('bare-proxy', [BARE_PROXY, '--upstream', upstream, '--port', String(port), '--host', HOST], { cwd: ROOT });
+  started.push(child);
+  const url = `http://${HOST}:${port}`;
+  // The proxy has no routes of its own: /health goes through it to the mock.
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 20_000 });
+  await waitUntil('a 200 through the bare proxy', () => tryChat(url), { child, timeoutMs: 5000 });
+  return { child, url };
+}
+
+/** `palisade all` (registry, bundle store, gateway; its own mock on a throw-away port), configured with one provider. */
+async function startStack(started: Child[], upstream: string, dataDir: string): Promise<{ child: Child; url: string }> {
+  const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
+  const child = spawnNode('palisade all', [CLI, 'all'], {
+    cwd: ROOT,
+    env: {
+      PALISADE_PORT_MOCK_LLM: '0',
+      PALISADE_PORT_REGISTRY: String(registryPort),
+      PALISADE_PORT_BUNDLE_STORE: String(bundlePort),
+      PALISADE_PORT_GATEWAY: String(gatewayPort),
+      PALISADE_DATA_DIR: dataDir,
+      PALISADE_HOST: HOST,
+      LOG_LEVEL: 'warn',
+    },
+  });
+  started.push(child);
+  const registry = `http://${HOST}:${registryPort}`;
+  const gateway = `http://${HOST}:${gatewayPort}`;
+  for (const url of [registry, `http://${HOST}:${bundlePort}`, gateway]) await waitForHttp(`${url}/health/live`, { child, timeoutMs: 30_000 });
+
+  const created = await fetch(`${registry}/api/v1/providers`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-tenant-id': TENANT },
+    body: JSON.stringify({
+      name: 'bench',
+      provider_type: 'vendor_a',
+      match_type: 'url',
+      match_value: CHAT_PATH,
+      priority: 100,
+      target_base_url: upstream,
+      target_path: CHAT_PATH,
+      mapping_preset: 'vendor_a_chat_completions',
+    }),
+  });
+  const createdText = await created.text();
+  if (created.status !== 201) throw childFailure(child, `registry: POST /api/v1/providers answered ${created.status}: ${createdText.slice(0, 500)}`);
+  const id = (JSON.parse(createdText) as { id?: unknown }).id;
+  if (typeof id !== 'string' && typeof id !== 'number') throw childFailure(child, `registry: the created provider has no id: ${createdText.slice(0, 500)}`);
+  const activated = await fetch(`${registry}/api/v1/providers/${encodeURIComponent(String(id))}/activate`, { method: 'POST', headers: { 'x-tenant-id': TENANT } });
+  const activatedText = await activated.text();
+  if (activated.status !== 200) throw childFailure(child, `registry: POST /api/v1/providers/${id}/activate answered ${activated.status}: ${activatedText.slice(0, 500)}`);
+
+  // The configuration reaches the gateway asynchronously.
+  await waitUntil('a 200 from the gateway for the configured provider', () => tryChat(gateway), { child, timeoutMs: 15_000, intervalMs: 200 });
+  return { child, url: gateway };
+}
+
+async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOutcome> {
+  const started: Child[] = []; // this scenario's processes, stopped before the next scenario
+  let dataDir: string | undefined;
+  try {
+    const mock = await startMock(started);
+    if (name === 'direct') return { name, measurement: await measure(name, mock.url, options) };
+    if (name === 'bare') {
+      const bare = await startBare(started, mock.url);
+      return { name, measurement: await measure(name, bare.url, options) };
+    }
+    dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
+    const stack = await startStack(started, mock.url, dataDir);
+    const pid = stack.child.pid;
+    const before = readMemory(pid);
+    const measurement = await measure(name, stack.url, options);
+    const after = readMemory(pid);
+    if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
+    return { name, measurement, memory: { pid, before, after } };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`${name}: could not run: ${message}`);
+    return { name, error: message };
+  } finally {
+    for (const child of started.reverse()) await child.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(name: ScenarioName, url: string, options: Options) {
+  log(`${name}: ${options.warmupSec} s warm-up, then ${options.durationSec} s measured at ${options.connections} connections -> ${url}`);
+  const m = await runScenario(spec(url, options));
+  log(`${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors, ${m.non2xx} non-2xx`);
+  return m;
+}
+
+async function main(): Promise<number> {
+  let options: Options | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!existsSync(CLI)) {
+    process.stderr.write(`bench: ${CLI} is missing; build first (npm run build)\n`);
+    return 1;
+  }
+  installCleanup();
+  const startedAt = new Date();
+  const outcomes: ScenarioOutcome[] = [];
+  try {
+    for (const name of options.only) outcomes.push(await runOne(name, options));
+  } finally {
+    await stopAll();
+  }
+  const report = buildReport(
+    outcomes,
+    { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec, requestBytes: Buffer.byteLength(BODY), node: process.version, cpus: availableParallelism() },
+    { startedAt, finishedAt: new Date() },
+  );
+  process.stdout.write(`\n${renderReport(report)}\n`);
+  mkdirSync(dirname(options.out), { recursive: true });
+  writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\nresults written to ${options.out}\n`);
+  return outcomes.some(failed) ? 1 : 0;
+}
+
+// Explicit exit: keep-alive sockets and timers of the load client must not hold the process open.
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    await stopAll().catch(() => {});
+    process.exit(1);
+  },
+);

@@ -1,0 +1,64 @@
+// Ratios to the bare proxy, target checks and the summary, from fixed measurements.
+import t from 'tap';
+import { buildReport, checkTargets, compare, failed, problems, renderReport, type ScenarioOutcome } from './report.js';
+import type { Measurement } from './scenario.js';
+
+function m(rps: number, p50: number, p99: number, extra: Partial<Measurement> = {}): Measurement {
+  return { rps, p50, p99, mean: p50, requests: rps * 10, errors: 0, timeouts: 0, non2xx: 0, statusCodes: { '200': rps * 10 }, durationSec: 10, ...extra };
+}
+
+const config = { connections: 50, durationSec: 10, warmupSec: 3, requestBytes: 1024, node: 'v20', cpus: 2 };
+const times = { startedAt: new Date(0), finishedAt: new Date(1000) };
+
+t.test('compare: throughput ratio and added latency over the bare proxy', async (t) => {
+  t.same(compare(m(10_000, 4, 9), m(8_500, 4.6, 11.5)), { throughputRatio: 0.85, addedP50Ms: 0.6, addedP99Ms: 2.5 });
+  t.same(compare(m(10_000, 4, 9), m(12_000, 3.5, 8)), { throughputRatio: 1.2, addedP50Ms: -0.5, addedP99Ms: -1 }, 'faster than bare: negative added latency');
+  t.ok(Number.isNaN(compare(m(0, 4, 9), m(100, 4, 9)).throughputRatio), 'no ratio against a bare proxy with no throughput');
+});
+
+t.test('targets: ratio >= 0.80, added p50 <= 1 ms, added p99 <= 3 ms; bounds included', async (t) => {
+  const met = checkTargets({ throughputRatio: 0.8, addedP50Ms: 1, addedP99Ms: 3 });
+  t.same(met.map((c) => c.met), [true, true, true]);
+  const missed = checkTargets({ throughputRatio: 0.79, addedP50Ms: 1.01, addedP99Ms: 3.2 });
+  t.same(missed.map((c) => [c.name, c.met]), [['throughput ratio', false], ['added p50', false], ['added p99', false]]);
+  const nan = checkTargets({ throughputRatio: Number.NaN, addedP50Ms: Number.NaN, addedP99Ms: Number.NaN });
+  t.same(nan.map((c) => c.met), [false, false, false], 'what cannot be computed is not met');
+  t.same(checkTargets({ throughputRatio: 0.9, addedP50Ms: 0.5, addedP99Ms: 2 }, { minThroughputRatio: 0.95, maxAddedP50Ms: 1, maxAddedP99Ms: 3 })[0]?.met, false, 'targets can be passed in');
+});
+
+t.test('problems and failures', async (t) => {
+  t.same(problems(m(100, 1, 2)), []);
+  t.same(problems(m(100, 1, 2, { errors: 3, timeouts: 1, non2xx: 2, statusCodes: { '200': 998, '502': 2 } })), ['3 connection errors (1 timeouts)', '2 non-2xx responses (2x502)']);
+  t.equal(failed({ name: 'bare', error: 'spawn failed' }), true);
+  t.equal(failed({ name: 'bare', measurement: m(100, 1, 2, { requests: 50, non2xx: 50 }) }), true, 'not a single 2xx answer');
+  t.equal(failed({ name: 'bare', measurement: m(100, 1, 2, { non2xx: 5 }) }), false, 'ran, with problems');
+});
+
+t.test('report: gateway compared with bare, table and targets printed', async (t) => {
+  const outcomes: ScenarioOutcome[] = [
+    { name: 'direct', measurement: m(20_000, 2, 5) },
+    { name: 'bare', measurement: m(10_000, 4, 9) },
+    { name: 'gateway', measurement: m(7_000, 5.5, 11), memory: { pid: 42, before: { rssKb: 102_400, peakKb: 102_400 }, after: { rssKb: 153_600, peakKb: 204_800 } } },
+  ];
+  const report = buildReport(outcomes, config, times);
+  t.same(report.gateway?.comparison, { throughputRatio: 0.7, addedP50Ms: 1.5, addedP99Ms: 2 });
+  t.same(report.gateway?.checks?.map((c) => c.met), [false, false, true]);
+  t.same(report.scenarios.direct?.vsBare, { throughputRatio: 2, addedP50Ms: -2, addedP99Ms: -4 });
+  t.equal(report.scenarios.bare?.vsBare, undefined);
+  const text = renderReport(report);
+  t.match(text, /gateway\s+7000\s+5\.50\s+11\.00\s+0\.70\s+\+1\.50\s+\+2\.00/);
+  t.match(text, /throughput ratio\s+0\.70\s+target >= 0\.8\s+MISSED/);
+  t.match(text, /added p99\s+\+2\.00 ms\s+target <= 3 ms\s+met/);
+  t.match(text, /before 100\.0 MiB, after 150\.0 MiB, peak 200\.0 MiB/);
+  t.notMatch(text, /problems:/);
+});
+
+t.test('report: a scenario that could not run, and no comparison without the bare proxy', async (t) => {
+  const report = buildReport([{ name: 'direct', measurement: m(20_000, 2, 5) }, { name: 'gateway', error: 'registry answered 404\nmore lines' }], config, times);
+  t.equal(report.gateway?.comparison, undefined);
+  const text = renderReport(report);
+  t.match(text, /gateway\s+failed/);
+  t.match(text, /gateway: could not run: registry answered 404$/m);
+  t.match(text, /not compared: bare proxy scenario not selected/);
+  t.equal(JSON.parse(JSON.stringify(report)).scenarios.gateway.error, 'registry answered 404\nmore lines', 'the JSON keeps the whole error');
+});

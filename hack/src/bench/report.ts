@@ -1,0 +1,215 @@
+// Pure part of the benchmark: ratios to the bare proxy, the gateway's targets, the printed table
+// and the JSON document. No I/O here, so it is tested without running any load.
+import type { Memory } from './processes.js';
+import type { Measurement } from './scenario.js';
+
+export const SCENARIOS = ['direct', 'bare', 'gateway'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export const LABELS: Record<ScenarioName, string> = {
+  direct: 'direct (mock upstream)',
+  bare: 'bare proxy',
+  gateway: 'gateway',
+};
+
+export interface ScenarioOutcome {
+  name: ScenarioName;
+  /** Present when the load ran (even with errors). */
+  measurement?: Measurement;
+  /** Why the scenario could not run. */
+  error?: string;
+  /** Of the process under test (gateway: the whole Palisade stack process). */
+  memory?: { pid: number; before?: Memory; after?: Memory };
+}
+
+/** How `other` compares with the bare proxy. */
+export interface Comparison {
+  /** other req/s ÷ bare req/s. */
+  throughputRatio: number;
+  /** Latency added over the bare proxy, in ms (negative when faster). */
+  addedP50Ms: number;
+  addedP99Ms: number;
+}
+
+export interface Targets {
+  minThroughputRatio: number;
+  maxAddedP50Ms: number;
+  maxAddedP99Ms: number;
+}
+
+export const DEFAULT_TARGETS: Targets = { minThroughputRatio: 0.8, maxAddedP50Ms: 1, maxAddedP99Ms: 3 };
+
+export interface TargetCheck {
+  name: 'throughput ratio' | 'added p50' | 'added p99';
+  value: number;
+  target: string;
+  met: boolean;
+}
+
+export function compare(bare: Measurement, other: Measurement): Comparison {
+  return {
+    throughputRatio: bare.rps > 0 ? round(other.rps / bare.rps, 3) : Number.NaN,
+    addedP50Ms: round(other.p50 - bare.p50, 3),
+    addedP99Ms: round(other.p99 - bare.p99, 3),
+  };
+}
+
+/** A value that could not be computed (NaN) never meets its target. */
+export function checkTargets(comparison: Comparison, targets: Targets = DEFAULT_TARGETS): TargetCheck[] {
+  return [
+    { name: 'throughput ratio', value: comparison.throughputRatio, target: `>= ${targets.minThroughputRatio}`, met: comparison.throughputRatio >= targets.minThroughputRatio },
+    { name: 'added p50', value: comparison.addedP50Ms, target: `<= ${targets.maxAddedP50Ms} ms`, met: comparison.addedP50Ms <= targets.maxAddedP50Ms },
+    { name: 'added p99', value: comparison.addedP99Ms, target: `<= ${targets.maxAddedP99Ms} ms`, met: comparison.addedP99Ms <= targets.maxAddedP99Ms },
+  ];
+}
+
+/** A measurement is clean when every request got a 2xx answer. */
+export function problems(m: Measurement): string[] {
+  const out: string[] = [];
+  if (m.errors > 0) out.push(`${m.errors} connection errors${m.timeouts > 0 ? ` (${m.timeouts} timeouts)` : ''}`);
+  if (m.non2xx > 0) {
+    const codes = Object.entries(m.statusCodes)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, n]) => `${n}x${code}`)
+      .join(', ');
+    out.push(`${m.non2xx} non-2xx responses${codes ? ` (${codes})` : ''}`);
+  }
+  if (m.requests === 0) out.push('no response at all');
+  return out;
+}
+
+/** A scenario failed when it could not run, or ran without a single 2xx answer. */
+export function failed(outcome: ScenarioOutcome): boolean {
+  if (outcome.error !== undefined || !outcome.measurement) return true;
+  return outcome.measurement.requests - outcome.measurement.non2xx <= 0;
+}
+
+export interface RunConfig {
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+  requestBytes: number;
+}
+
+export interface Report {
+  startedAt: string;
+  finishedAt: string;
+  config: RunConfig & { node: string; cpus: number };
+  targets: Targets;
+  scenarios: Partial<Record<ScenarioName, ScenarioOutcome & { problems: string[]; vsBare?: Comparison }>>;
+  gateway?: { comparison?: Comparison; checks?: TargetCheck[]; memory?: ScenarioOutcome['memory'] };
+}
+
+export function buildReport(
+  outcomes: ScenarioOutcome[],
+  config: Report['config'],
+  times: { startedAt: Date; finishedAt: Date },
+  targets: Targets = DEFAULT_TARGETS,
+): Report {
+  const bare = outcomes.find((o) => o.name === 'bare')?.measurement;
+  const report: Report = { startedAt: times.startedAt.toISOString(), finishedAt: times.finishedAt.toISOString(), config, targets, scenarios: {} };
+  for (const outcome of outcomes) {
+    const m = outcome.measurement;
+    report.scenarios[outcome.name] = {
+      ...outcome,
+      problems: m ? problems(m) : [],
+      ...(m && bare && outcome.name !== 'bare' ? { vsBare: compare(bare, m) } : {}),
+    };
+  }
+  const gateway = outcomes.find((o) => o.name === 'gateway');
+  if (gateway) {
+    const comparison = gateway.measurement && bare ? compare(bare, gateway.measurement) : undefined;
+    report.gateway = { comparison, checks: comparison ? checkTargets(comparison, targets) : undefined, memory: gateway.memory };
+  }
+  return report;
+}
+
+/** The human-readable summary printed at the end of a run. */
+export function renderReport(report: Report): string {
+  const { config } = report;
+  const lines: string[] = [];
+  lines.push(`palisade bench: ${config.connections} connections, ${config.warmupSec} s warm-up + ${config.durationSec} s measured per scenario, ${config.requestBytes} B request, node ${config.node}, ${config.cpus} CPUs`);
+  lines.push('');
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'req/s ÷ bare', '+p50 ms', '+p99 ms', 'errors', 'non-2xx'];
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  for (const name of SCENARIOS) {
+    const s = report.scenarios[name];
+    if (!s) continue;
+    const m = s.measurement;
+    if (!m) {
+      rows.push([LABELS[name], 'failed', '-', '-', '-', '-', '-', '-', '-']);
+      notes.push(`${name}: could not run: ${firstLine(s.error ?? 'unknown error')}`);
+      continue;
+    }
+    const v = s.vsBare;
+    rows.push([
+      LABELS[name],
+      fmt(m.rps, 0),
+      fmt(m.p50, 2),
+      fmt(m.p99, 2),
+      name === 'bare' ? '1.00' : v ? fmt(v.throughputRatio, 2) : '-',
+      name === 'bare' ? '0' : v ? signed(v.addedP50Ms) : '-',
+      name === 'bare' ? '0' : v ? signed(v.addedP99Ms) : '-',
+      String(m.errors),
+      String(m.non2xx),
+    ]);
+    for (const problem of s.problems) notes.push(`${name}: ${problem}`);
+  }
+  lines.push(...table(header, rows));
+
+  const gateway = report.gateway;
+  if (gateway) {
+    lines.push('');
+    lines.push('gateway vs bare proxy:');
+    if (gateway.checks) {
+      for (const check of gateway.checks) {
+        const value = check.name === 'throughput ratio' ? fmt(check.value, 2) : `${signed(check.value)} ms`;
+        lines.push(`  ${check.name.padEnd(17)} ${value.padStart(10)}   target ${check.target.padEnd(8)}  ${check.met ? 'met' : 'MISSED'}`);
+      }
+      if (report.scenarios.gateway?.problems.length || report.scenarios.bare?.problems.length) {
+        lines.push('  (a measurement had errors or non-2xx responses: the comparison is not reliable)');
+      }
+    } else {
+      lines.push(`  not compared: ${report.scenarios.bare ? 'a scenario did not run' : 'bare proxy scenario not selected'}`);
+    }
+    const memory = gateway.memory;
+    if (memory) {
+      lines.push(`  gateway process RSS (pid ${memory.pid}, whole stack): before ${mib(memory.before?.rssKb)}, after ${mib(memory.after?.rssKb)}, peak ${mib(memory.after?.peakKb ?? memory.before?.peakKb)}`);
+    }
+  }
+  if (notes.length > 0) {
+    lines.push('');
+    lines.push('problems:');
+    for (const note of notes) lines.push(`  ${note}`);
+  }
+  return lines.join('\n');
+}
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+}
+
+function fmt(value: number, digits: number): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : '-';
+}
+
+function signed(value: number): string {
+  if (!Number.isFinite(value)) return '-';
+  return `${value >= 0 ? '+' : ''}${value.toFixed(2)}`;
+}
+
+function mib(kb: number | undefined): string {
+  return kb === undefined ? 'n/a' : `${(kb / 1024).toFixed(1)} MiB`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text;
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
