@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { ApiKey } from '../model/api-key.js';
 import { ContentPolicy } from '../model/content-policy.js';
 import { Profile } from '../model/profile.js';
 import { Provider } from '../model/provider.js';
@@ -31,6 +32,9 @@ const profile = (n: number, providerN: number, status: string) =>
 const policy = (n: number, status: string) =>
   ContentPolicy.parse({ ...meta(n), name: `policy-${n}`, type: 'blocklist', rules: [{ kind: 'keyword', pattern: 'secret' }, { kind: 'regex', pattern: 'a+b' }], status });
 
+const apiKey = (n: number, revoked: boolean) =>
+  ApiKey.parse({ id: uuid(n), created_at: meta(n).created_at, name: `key-${n}`, tenant_id: 'default', key_prefix: 'pk_', key_hash: String(n).padStart(64, 'a'), revoked });
+
 function input(): BundleInput {
   return {
     providers: [provider(2, 'ACTIVE'), provider(1, 'ACTIVE'), provider(3, 'DRAFT'), provider(4, 'ARCHIVED')],
@@ -42,6 +46,7 @@ function input(): BundleInput {
       profile(105, 2, 'ACTIVE'),
     ],
     content_policies: [policy(301, 'ACTIVE'), policy(300, 'ACTIVE'), policy(302, 'DRAFT')],
+    api_keys: [apiKey(401, false), apiKey(400, false), apiKey(402, true)],
   };
 }
 
@@ -61,6 +66,10 @@ t.test('only ACTIVE records, sorted by id, providers without health', async (t) 
   t.same(data.providers.map((p) => p.name), ['provider-1', 'provider-2']);
   t.same(data.profiles.map((p) => p.name), ['profile-101', 'profile-105'], 'ACTIVE profiles of ACTIVE providers');
   t.same(data.content_policies.map((p) => p.name), ['policy-300', 'policy-301']);
+  t.same(data.api_keys, [
+    { id: uuid(400), tenant_id: 'default', key_hash: '400'.padStart(64, 'a'), rate_limit_per_minute: null },
+    { id: uuid(401), tenant_id: 'default', key_hash: '401'.padStart(64, 'a'), rate_limit_per_minute: null },
+  ], 'keys not revoked, hash and limit only');
   t.notOk('health_status' in data.providers[0]!);
   t.notOk('health_checked_at' in data.providers[0]!);
 });
@@ -87,6 +96,7 @@ t.test('determinism: equal records in any order give the same revision and the s
       providers: [...shuffled.providers].reverse(),
       profiles: [...shuffled.profiles].reverse(),
       content_policies: [...shuffled.content_policies].reverse(),
+      api_keys: [...(shuffled.api_keys ?? [])].reverse(),
     }),
   );
   t.equal(b.revision, a.revision);
@@ -111,7 +121,7 @@ t.test('determinism: equal records in any order give the same revision and the s
 
 t.test('an empty configuration is a valid bundle', async (t) => {
   const bundle = await buildBundle({ providers: [], profiles: [], content_policies: [] });
-  t.same((await readBundle(bundle.archive)).data, { providers: [], profiles: [], content_policies: [] });
+  t.same((await readBundle(bundle.archive)).data, { providers: [], profiles: [], content_policies: [], api_keys: [] });
 });
 
 t.test('entries in any order, with ./ prefixes and extra entries, are read', async (t) => {

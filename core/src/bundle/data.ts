@@ -1,6 +1,7 @@
 // What the policy bundle carries (DECISIONS.md, "Policy bundle"): the ACTIVE configuration the data
 // plane needs, as `palisade/data.json`.
 import { z } from 'zod';
+import { ApiKey } from '../model/api-key.js';
 import { ContentPolicy } from '../model/content-policy.js';
 import { Profile } from '../model/profile.js';
 import { Provider } from '../model/provider.js';
@@ -20,10 +21,19 @@ export const BundleProvider = Provider.omit({
 });
 export type BundleProvider = z.infer<typeof BundleProvider>;
 
+/**
+ * What the gateway needs to authenticate a key (DECISIONS.md, "Gateway credentials"): the hash, never
+ * the key; names, prefixes and usage times stay in the database.
+ */
+export const BundleApiKey = ApiKey.pick({ id: true, tenant_id: true, key_hash: true, rate_limit_per_minute: true });
+export type BundleApiKey = z.infer<typeof BundleApiKey>;
+
 export const BundleData = z.object({
   providers: z.array(BundleProvider),
   profiles: z.array(Profile),
   content_policies: z.array(ContentPolicy),
+  /** Keys that are not revoked; absent in bundles of older builds. */
+  api_keys: z.array(BundleApiKey).default([]),
 });
 export type BundleData = z.infer<typeof BundleData>;
 
@@ -31,6 +41,7 @@ export interface BundleInput {
   providers: readonly Provider[];
   profiles: readonly Profile[];
   content_policies: readonly ContentPolicy[];
+  api_keys?: readonly ApiKey[];
 }
 
 const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -42,12 +53,17 @@ function withoutHealth(provider: Provider): BundleProvider {
 
 /**
  * The bundle's records: ACTIVE providers (without health), ACTIVE profiles whose provider is ACTIVE,
- * ACTIVE content policies; each list sorted by id so that input order does not matter.
+ * ACTIVE content policies, API keys not revoked; each list sorted by id so that input order does not
+ * matter.
  */
 export function selectBundleData(input: BundleInput): BundleData {
   const providers = input.providers.filter((p) => p.status === 'ACTIVE').map(withoutHealth).sort(byId);
   const activeProviders = new Set(providers.map((p) => p.id));
   const profiles = input.profiles.filter((p) => p.status === 'ACTIVE' && activeProviders.has(p.provider_id)).sort(byId);
   const content_policies = input.content_policies.filter((p) => p.status === 'ACTIVE').sort(byId);
-  return { providers, profiles, content_policies };
+  const api_keys = (input.api_keys ?? [])
+    .filter((k) => !k.revoked)
+    .map(({ id, tenant_id, key_hash, rate_limit_per_minute }) => ({ id, tenant_id, key_hash, rate_limit_per_minute }))
+    .sort(byId);
+  return { providers, profiles, content_policies, api_keys };
 }

@@ -3,3 +3,4 @@ export * from './canonical-json.js';
 export * from './data.js';
 export * from './tar.js';
 export * from './bundle.js';
+export * from './publisher.js';

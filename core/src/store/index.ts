@@ -8,4 +8,5 @@ export * from './migrations/index.js';
 export * from './repositories/resource-repository.js';
 export * from './repositories/event-repository.js';
 export * from './repositories/audit-repository.js';
+export * from './repositories/bundle-repository.js';
 export * from './resources.js';

@@ -6,6 +6,7 @@ import { openDatabase } from './open.js';
 import { createResourceRepository, type StoredRecord } from './repositories/resource-repository.js';
 import { createEventRepository, type EventRow } from './repositories/event-repository.js';
 import { createAuditRepository, type AuditRow } from './repositories/audit-repository.js';
+import { createBundleRepository } from './repositories/bundle-repository.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { isPalisadeError } from '../errors/index.js';
 
@@ -39,7 +40,7 @@ t.test('store', async (t) => {
       );
       const names = tables.rows.map((r) => r.table_name);
       for (const table of ['providers', 'profiles', 'content_policies', 'exporters', 'reports', 'retention_settings',
-        'users', 'user_roles', 'api_keys', 'security_events', 'audit_log', 'schema_migrations']) {
+        'users', 'user_roles', 'api_keys', 'security_events', 'audit_log', 'policy_bundles', 'schema_migrations']) {
         t.ok(names.includes(table), `table ${table}`);
       }
     });
@@ -58,6 +59,8 @@ t.test('store', async (t) => {
       t.same(t1.items.map((i) => i.name), ['alpha', 'beta']);
       const active = await repo.list({ where: { tenant_id: ['t1', 't2'], status: 'ACTIVE' } });
       t.same(active.items.map((i) => i.name), ['beta']);
+      t.same((await repo.all()).map((i) => i.name).sort(), ['alpha', 'beta', 'gamma'], 'all() has no page limit');
+      t.same((await repo.all({ tenant_id: 't2' })).map((i) => i.name), ['gamma']);
       const paged = await repo.list({ where: { tenant_id: 't1' }, order: 'name', direction: 'asc', limit: 1, offset: 1 });
       t.same(paged.items.map((i) => i.name), ['beta']);
       t.equal(paged.total, 2);
@@ -136,6 +139,21 @@ t.test('store', async (t) => {
       t.same(all.items.map((a) => a.user_id), ['bob', 'alice']);
       t.same((await audit.list({ resource_id: rid, action: 'CREATE' })).items.map((a) => a.user_id), ['alice']);
       t.equal((await audit.list({ resource_id: rid, limit: 1 })).items.length, 1);
+    });
+
+    t.test('policy bundles: save replaces, get returns the bytes', async (t) => {
+      const bundles = createBundleRepository(db);
+      t.equal(await bundles.revision(), null);
+      t.equal(await bundles.get(), null);
+      const archive = Buffer.from([0x1f, 0x8b, 0, 1, 2, 255]);
+      await bundles.save({ revision: 'r1', archive });
+      t.equal(await bundles.revision(), 'r1');
+      const stored = await bundles.get();
+      t.ok(stored!.archive.equals(archive), 'binary bytes round-trip');
+      t.match(stored!.built_at, /^\d{4}-\d\d-\d\dT/);
+      await bundles.save({ revision: 'r2', archive: Buffer.from('x') });
+      t.equal(await bundles.revision(), 'r2', 'one row per name');
+      t.equal(await bundles.revision('other'), null);
     });
 
     t.test('listen/notify delivers change notices', async (t) => {

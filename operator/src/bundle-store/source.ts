@@ -1,5 +1,6 @@
-// Where the bundle store gets the bundle it serves. The registry (and the operator) provide a source
-// in-process; createMemoryBundleSource holds the last published bundle in memory.
+// Where the bundle store gets the bundle it serves: the database row the bundle publisher writes
+// (createDatabaseBundleSource, the normal case), or a bundle held in memory (tests, tools).
+import type { BundleRepository } from '@palisade/core';
 
 /** What the store serves: the revision (its ETag) and the gzip tar. */
 export interface StoredBundle {
@@ -30,6 +31,25 @@ export function createMemoryBundleSource(initial: StoredBundle | null = null): M
     },
     clear() {
       bundle = null;
+    },
+  };
+}
+
+/**
+ * The bundle the publisher stored in the database (table policy_bundles), so the store can run in
+ * its own process. Each call reads only the revision; the archive is read again only when it changed.
+ */
+export function createDatabaseBundleSource(bundles: Pick<BundleRepository, 'revision' | 'get'>): BundleSource {
+  let cached: StoredBundle | null = null;
+  return {
+    async current() {
+      const revision = await bundles.revision();
+      if (revision === null) return null;
+      if (cached?.revision !== revision) {
+        const stored = await bundles.get();
+        cached = stored && { revision: stored.revision, archive: stored.archive };
+      }
+      return cached;
     },
   };
 }

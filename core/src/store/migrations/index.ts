@@ -1,4 +1,5 @@
 import { sql as initial } from './001-initial.js';
+import { sql as policyBundles } from './002-policy-bundles.js';
 
 export interface Migration {
   readonly version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Every migration in order. Append new ones; never edit one that has shipped. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'policy-bundles', sql: policyBundles },
+];

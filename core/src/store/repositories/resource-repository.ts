@@ -39,6 +39,8 @@ export interface ResourceRepository<T extends StoredRecord> {
   /** First record whose columns equal `where`. */
   findOne(where: Record<string, unknown>): Promise<T | null>;
   list(options?: ListOptions): Promise<Page<T>>;
+  /** Every record whose columns equal `where`, oldest first (for snapshots such as the policy bundle). */
+  all(where?: Record<string, unknown>): Promise<T[]>;
   /** Reads the record under a row lock, applies `change`, stores the result; null when missing. */
   update(id: string, change: (current: T) => T | Promise<T>): Promise<T | null>;
   delete(id: string): Promise<boolean>;
@@ -123,6 +125,11 @@ export function createResourceRepository<T extends StoredRecord>(db: Database, s
         [...params, limit, offset],
       );
       return { items: page.rows.map((r) => r.data), total: Number(count.rows[0]?.n ?? 0), limit, offset };
+    },
+    async all(where) {
+      const params: unknown[] = [];
+      const result = await db.query<{ data: T }>(`SELECT data FROM ${spec.table} ${whereClause(where, params)} ORDER BY created_at, id`, params);
+      return result.rows.map((r) => r.data);
     },
     async update(id, change) {
       return guard(() =>
