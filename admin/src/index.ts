@@ -1,1 +1,2 @@
 export * from './registry/index.js';
+export * from './api-keys/index.js';

@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import { compileMatchPattern, createService, createResourceStore, type Database, type SecretBox } from '@palisade/core';
+import { createApiKeyOperations } from '../api-keys/operations.js';
+import { createMatchOperation } from './match.js';
 import { createProfileOperations } from './profiles.js';
 import { createProviderOperations } from './providers.js';
 import { registerRegistryRoutes } from './routes.js';
@@ -44,12 +46,20 @@ export function buildRegistry(deps: RegistryDeps) {
     checkUrlPattern: deps.checkUrlPattern ?? compileCheck,
   });
   const profiles = createProfileOperations({ store, onChange });
+  const apiKeys = createApiKeyOperations({ store, onChange });
   const { app } = createService({
     name: 'registry',
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     internalToken: deps.internalToken,
     readiness: { database: () => deps.db.ping() },
   });
-  registerRegistryRoutes(app, { providers, profiles, syncNow: () => deps.publisher.syncNow(), checkHealth: deps.checkHealth });
-  return { app, store, providers, profiles };
+  registerRegistryRoutes(app, {
+    providers,
+    profiles,
+    apiKeys,
+    match: createMatchOperation(store),
+    syncNow: () => deps.publisher.syncNow(),
+    checkHealth: deps.checkHealth,
+  });
+  return { app, store, providers, profiles, apiKeys };
 }

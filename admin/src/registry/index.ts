@@ -3,3 +3,4 @@ export * from './providers.js';
 export * from './profiles.js';
 export * from './routes.js';
 export * from './health-checker.js';
+export * from './match.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createSecretBox, listen } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { request } from 'undici';
@@ -121,6 +121,58 @@ t.test('registry over real HTTP', async (t) => {
       const { body: p } = await call('POST', '/api/v1/providers', providerBody());
       t.match((await call('POST', `/api/v1/providers/${p.id}/health-check?performed_by=alice`)).body, { health_status: 'HEALTHY' });
       t.equal((await call('GET', `/api/v1/providers/${randomUUID()}`)).status, 404);
+    });
+
+    t.test('match: the winning ACTIVE provider of the tenant, its active profile and the candidates', async (t) => {
+      const tenant = `m-${randomUUID().slice(0, 6)}`;
+      const make = async (over: Record<string, unknown>) => {
+        const { body } = await call('POST', '/api/v1/providers', providerBody(over), tenant);
+        await call('POST', `/api/v1/providers/${body.id}/activate`, undefined, tenant);
+        return body;
+      };
+      const wide = await make({ match_value: '/v1/**', priority: 10 });
+      const narrow = await make({ match_value: '/v1/chat/*', priority: 500 });
+      const byHost = await make({ match_type: 'host', match_value: '*.example.com' });
+      const byHeader = await make({ match_type: 'header', match_value: 'team-a' });
+      await call('POST', '/api/v1/providers', providerBody({ match_value: '/draft/**' }), tenant);
+      const profile = await call('POST', '/api/v1/profiles', { name: `pr-${randomUUID().slice(0, 6)}`, provider_id: narrow.id }, tenant);
+      await call('POST', `/api/v1/profiles/${profile.body.id}/activate`, undefined, tenant);
+
+      const url = await call('POST', '/api/v1/match', { tenant_id: tenant, original_uri: '/v1/chat/completions?x=1' });
+      t.equal(url.status, 200);
+      t.equal(url.body.provider.id, narrow.id, 'the higher priority wins');
+      t.equal(url.body.profile.id, profile.body.id);
+      t.same(url.body.candidates.map((c: { id: string }) => c.id), [narrow.id, wide.id], 'the conflict is visible');
+      const other = await call('POST', '/api/v1/match', { original_uri: '/v1/embeddings' }, tenant);
+      t.equal(other.body.provider.id, wide.id, 'the tenant comes from X-Tenant-ID when the body has none');
+      t.equal(other.body.profile, null);
+      t.equal((await call('POST', '/api/v1/match', { tenant_id: tenant, host: 'api.example.com:443' })).body.provider.id, byHost.id);
+      t.equal((await call('POST', '/api/v1/match', { tenant_id: tenant, host: 'example.com' })).status, 404, 'the bare domain is not a subdomain');
+      t.equal((await call('POST', '/api/v1/match', { tenant_id: tenant, header: 'team-a' })).body.provider.id, byHeader.id);
+      t.equal((await call('POST', '/api/v1/match', { tenant_id: tenant, original_uri: '/draft/x' })).status, 404, 'DRAFT is not routed');
+      t.equal((await call('POST', '/api/v1/match', { original_uri: '/v1/chat/x' }, 'nobody')).status, 404, 'another tenant sees nothing');
+      t.equal((await call('POST', '/api/v1/match', { tenant_id: 5 })).status, 400);
+    });
+
+    t.test('api keys: the clear key once, the hash stored, revocation and tenant isolation', async (t) => {
+      const before = changes;
+      const created = await call('POST', '/api/v1/api-keys', { name: 'ci', rate_limit_per_minute: 5 });
+      t.equal(created.status, 201);
+      t.match(created.body.key, /^pk_[A-Za-z0-9_-]{43}$/);
+      t.equal(created.body.key_prefix, created.body.key.slice(0, 10));
+      t.notOk('key_hash' in created.body, 'the hash is never returned');
+      t.ok(changes > before, 'a new key rebuilds the bundle');
+      const stored = await registry.store.apiKeys.get(created.body.id);
+      t.equal(stored!.key_hash, createHash('sha256').update(created.body.key).digest('hex'));
+      const got = await call('GET', `/api/v1/api-keys/${created.body.id}`);
+      t.notOk('key' in got.body, 'the clear key is shown only at creation');
+      t.equal((await call('GET', '/api/v1/api-keys')).body.items.length >= 1, true);
+      t.equal((await call('GET', `/api/v1/api-keys/${created.body.id}`, undefined, 'other')).status, 404);
+      const revoked = await call('PUT', `/api/v1/api-keys/${created.body.id}`, { revoked: true });
+      t.equal(revoked.body.revoked, true);
+      t.equal((await call('POST', '/api/v1/api-keys', { rate_limit_per_minute: 0 })).status, 400);
+      t.equal((await call('DELETE', `/api/v1/api-keys/${created.body.id}`)).status, 204);
+      t.equal((await call('GET', `/api/v1/api-keys/${created.body.id}`)).status, 404);
     });
   });
 });

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { LIFECYCLE_STATUSES, ListQuery } from '@palisade/core';
+import type { ApiKeyOperations } from '../api-keys/operations.js';
+import type { MatchResult } from './match.js';
 import type { ProfileOperations } from './profiles.js';
 import type { ProviderOperations } from './providers.js';
 
@@ -23,6 +25,9 @@ export interface RegistryRouteDeps {
   syncNow: () => Promise<string>;
   /** Runs a provider health check now. */
   checkHealth: (providerId: string, tenantId: string, performedBy: string) => Promise<unknown>;
+  /** The provider (and active profile) a request would reach. */
+  match: (body: unknown, tenantId: string) => Promise<MatchResult>;
+  apiKeys: ApiKeyOperations;
 }
 
 export function registerRegistryRoutes(app: FastifyInstance, deps: RegistryRouteDeps): void {
@@ -56,4 +61,15 @@ export function registerRegistryRoutes(app: FastifyInstance, deps: RegistryRoute
   });
 
   app.post('/api/v1/sync/force', async () => ({ status: 'ok', revision: await deps.syncNow() }));
+  app.post('/api/v1/match', async (request) => deps.match(request.body, tenantOf(request)));
+
+  const { apiKeys } = deps;
+  app.post('/api/v1/api-keys', async (request, reply) => reply.code(201).send(await apiKeys.create(request.body, tenantOf(request))));
+  app.get('/api/v1/api-keys', async (request) => apiKeys.list(tenantOf(request), ListQuery.parse(request.query)));
+  app.get('/api/v1/api-keys/:id', async (request) => apiKeys.get(id(request), tenantOf(request)));
+  app.put('/api/v1/api-keys/:id', async (request) => apiKeys.update(id(request), request.body, tenantOf(request)));
+  app.delete('/api/v1/api-keys/:id', async (request, reply) => {
+    await apiKeys.remove(id(request), tenantOf(request));
+    return reply.code(204).send();
+  });
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { ConfigError, envBool, envEnum, envInt, envUrl, parseEnv } from './env.js';
+import { ConfigError, envBool, envEnum, envInt, envSeconds, envUrl, parseEnv } from './env.js';
 import { loadCommonConfig } from './common.js';
 
 t.test('defaults apply when variables are unset', async (t) => {
@@ -48,4 +48,17 @@ t.test('common config defaults', async (t) => {
   t.equal(cfg.PALISADE_DATA_DIR, '.data');
   t.equal(cfg.AUTH_PROXY_ENABLED, true);
   t.equal(cfg.LOG_LEVEL, 'info');
+});
+
+t.test('envSeconds takes bare seconds or a unit, within its range', async (t) => {
+  const spec = { W: envSeconds(1, 3600, 660) };
+  t.equal(parseEnv(spec, {}).W, 660, 'default');
+  t.equal(parseEnv(spec, { W: '120' }).W, 120);
+  t.equal(parseEnv(spec, { W: '660s' }).W, 660);
+  t.equal(parseEnv(spec, { W: '11m' }).W, 660);
+  t.equal(parseEnv(spec, { W: '1500ms' }).W, 1.5);
+  t.equal(parseEnv(spec, { W: '1h' }).W, 3600);
+  for (const bad of ['0', '2h', 'soon', '-5', '5 s']) {
+    t.throws(() => parseEnv(spec, { W: bad }), { name: 'ConfigError', message: /W.*duration of 1-3600 seconds/ }, bad);
+  }
 });

@@ -48,6 +48,29 @@ export function envInt(min: number, max: number, defaultValue?: number): EnvVar<
   return { schema, accepts: `an integer ${min}-${max}` };
 }
 
+const SECONDS_UNITS: Readonly<Record<string, number>> = { ms: 0.001, s: 1, m: 60, h: 3600 };
+
+/**
+ * A duration in seconds: a bare number (`660`) or with a unit (`660s`, `11m`, `1500ms`, `1h`), the
+ * forms deployment manifests use for timeouts. Returns seconds (fractions allowed).
+ */
+export function envSeconds(min: number, max: number, defaultValue: number): EnvVar<number> {
+  const schema = z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw.trim() === '') return defaultValue;
+      const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(raw.trim().toLowerCase());
+      const seconds = m ? Number(m[1]) * SECONDS_UNITS[m[2] ?? 's']! : Number.NaN;
+      if (!Number.isFinite(seconds) || seconds < min || seconds > max) {
+        ctx.addIssue({ code: 'custom', message: 'out of range' });
+        return z.NEVER;
+      }
+      return seconds;
+    });
+  return { schema, accepts: `a duration of ${min}-${max} seconds (e.g. ${defaultValue} or ${defaultValue}s)` };
+}
+
 export function envString(defaultValue?: string): EnvVar<string | undefined> {
   const schema = z
     .string()
