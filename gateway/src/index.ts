@@ -1,1 +1,3 @@
 export * from './upstream/index.js';
+export * from './config/index.js';
+export * from './server/index.js';

@@ -4,3 +4,4 @@ export * from './profiles.js';
 export * from './routes.js';
 export * from './health-checker.js';
 export * from './match.js';
+export * from './component.js';

@@ -11,6 +11,8 @@ import { BundleError, packTarGz, unpackTarGz } from './tar.js';
 export const BUNDLE_ROOT = 'palisade';
 export const BUNDLE_MANIFEST_PATH = '.manifest';
 export const BUNDLE_DATA_PATH = `${BUNDLE_ROOT}/data.json`;
+/** Where the bundle store serves the `default` bundle (OPA's `policies` service prefix; spec, components). */
+export const BUNDLE_HTTP_PATH = '/policies/policies/default/bundle.tar.gz';
 /** The most bytes readBundle decompresses by default. */
 export const DEFAULT_MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
 

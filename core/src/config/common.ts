@@ -8,6 +8,8 @@ export const COMMON_ENV = {
   PALISADE_HOST: envString('0.0.0.0'),
   LOG_LEVEL: envEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
   INTERNAL_SERVICE_TOKEN: envSecret(),
+  /** Encrypts stored credentials (provider upstream_auth, exporter secrets); a development key without it. */
+  PALISADE_SECRET_KEY: envSecret(),
   AUTH_PROXY_ENABLED: envBool(true),
 } as const;
 

@@ -238,7 +238,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
       const deadline = new Deadline(timeoutMs, request.signal);
       try {
-        const forwarded = forwardableRequestHeaders(request.headers);
+        const forwarded = forwardableRequestHeaders(request.headers, request.stripHeaders);
         const hasBody = request.body !== undefined && request.body.length > 0;
         const clientAuthorization = request.clientAuthorization ?? headerValue(request.headers, 'authorization');
         let applied = await auth.apply(request.auth, { clientAuthorization, signal: deadline.signal });

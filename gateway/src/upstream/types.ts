@@ -37,6 +37,8 @@ export interface UpstreamRequest {
   method?: string;
   /** Headers the gateway wants forwarded; hop-by-hop ones and Authorization are dropped (headers.ts). */
   headers?: HeaderInput;
+  /** Further header names (lower-case) not to forward, e.g. the gateway's own routing headers. */
+  stripHeaders?: readonly string[];
   /** Request body; when non-empty and no content-type is given, `application/json` is sent. */
   body?: Buffer | string;
   /** The provider's request_timeout_ms, read when the request started: bounds headers AND body. */

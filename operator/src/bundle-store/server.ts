@@ -2,12 +2,12 @@
 // serves the current OPA bundle to the policy engine and the data plane, with the revision as ETag so
 // that pollers get a 304 while nothing changed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PalisadeError, createService, type Service, type ServiceOptions } from '@palisade/core';
+import { BUNDLE_HTTP_PATH, PalisadeError, createService, type Service, type ServiceOptions } from '@palisade/core';
 import type { BundleSource, StoredBundle } from './source.js';
 
 export const BUNDLE_STORE_PORT = 9000;
 /** OPA's bundle resource for the `default` bundle under the `policies` service prefix. */
-export const BUNDLE_PATH = '/policies/policies/default/bundle.tar.gz';
+export const BUNDLE_PATH = BUNDLE_HTTP_PATH;
 /** `{revision}` only: a cheap poll target. */
 export const BUNDLE_REVISION_PATH = '/policies/policies/default/revision';
 

@@ -1,0 +1,63 @@
+// The registry as the CLI (and end-to-end tests) run it: the app, the bundle publisher that carries
+// its changes to the data plane, and the background health checks.
+import type { Logger } from 'pino';
+import { createBundlePublisher, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
+import { buildRegistry } from './build-registry.js';
+import { createHealthChecker, HEALTH_CHECK_ENV } from './health-checker.js';
+
+export const REGISTRY_PORT = 8000;
+
+export interface RegistryComponentDeps {
+  db: Database;
+  /** Bundle change notices go out here. */
+  pubsub: PubSub;
+  secrets: SecretBox;
+  env?: NodeJS.ProcessEnv;
+  logger?: Logger;
+  logLevel?: string;
+  internalToken?: string | undefined;
+  /** Safety-net rebuild interval of the bundle (default 30 s). */
+  bundleRefreshMs?: number;
+}
+
+export function createRegistryComponent(deps: RegistryComponentDeps) {
+  const healthConfig = parseEnv(HEALTH_CHECK_ENV, deps.env ?? process.env);
+  const publisher = createBundlePublisher({
+    db: deps.db,
+    pubsub: deps.pubsub,
+    ...(deps.logger ? { logger: deps.logger.child({ service: 'registry' }) } : {}),
+    ...(deps.bundleRefreshMs !== undefined ? { refreshIntervalMs: deps.bundleRefreshMs } : {}),
+  });
+  // The checker records through the registry's operations, which need the checker for their route.
+  let checker: ReturnType<typeof createHealthChecker> | undefined;
+  const registry = buildRegistry({
+    db: deps.db,
+    secrets: deps.secrets,
+    publisher,
+    checkHealth: (id, tenant, by) => checker!.checkOne(id, tenant, by),
+    ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
+    internalToken: deps.internalToken,
+  });
+  checker = createHealthChecker({
+    store: registry.store,
+    config: healthConfig,
+    record: (id, result) => registry.providers.recordHealth(id, result),
+    log: (message) => registry.app.log.warn(message),
+  });
+  const healthChecker = checker;
+  registry.app.addHook('onClose', async () => {
+    await healthChecker.stop();
+    await publisher.stop();
+  });
+  return {
+    ...registry,
+    publisher,
+    healthChecker,
+    /** Builds and announces the first bundle, then starts the health checks. */
+    async start() {
+      await publisher.start();
+      healthChecker.start();
+    },
+  };
+}
+export type RegistryComponent = ReturnType<typeof createRegistryComponent>;

@@ -1,0 +1,53 @@
+// The gateway as the CLI (and end-to-end tests) run it: the upstream client, the live configuration
+// loader and the app, closed in the right order.
+import type { Logger } from 'pino';
+import { BUNDLE_HTTP_PATH, type SecretBox, type Streams } from '@palisade/core';
+import { createConfigLoader } from '../config/loader.js';
+import { createUpstreamClient } from '../upstream/index.js';
+import { buildGateway } from './build-gateway.js';
+import type { GatewayConfig } from './env.js';
+
+export interface GatewayComponentDeps {
+  config: GatewayConfig;
+  /** Cache (OAuth tokens, rate limits) and pub/sub (bundle change notices). */
+  streams: Pick<Streams, 'cache' | 'pubsub'>;
+  /** Opens the sealed upstream credentials of the bundle. */
+  secrets: SecretBox;
+  logger?: Logger;
+  logLevel?: string;
+  /** X-Internal-Token towards the bundle store. */
+  internalToken?: string | undefined;
+}
+
+export function createGatewayComponent(deps: GatewayComponentDeps) {
+  const { config } = deps;
+  const upstream = createUpstreamClient({
+    cache: deps.streams.cache,
+    insecureSkipVerify: config.GATEWAY_LLM_INSECURE_SKIP_VERIFY,
+    ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
+  });
+  const loader = createConfigLoader({
+    bundleUrl: new URL(BUNDLE_HTTP_PATH, config.BUNDLE_STORE_URL).href,
+    internalToken: deps.internalToken,
+    pubsub: deps.streams.pubsub,
+    pollIntervalMs: Math.round(config.GATEWAY_CONFIG_POLL_SECONDS * 1000),
+    ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
+    snapshot: { secrets: deps.secrets },
+  });
+  const service = buildGateway({
+    config,
+    current: loader.current,
+    upstream,
+    cache: deps.streams.cache,
+    ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
+    closers: [() => loader.stop(), () => upstream.close()],
+  });
+  return {
+    ...service,
+    loader,
+    upstream,
+    /** Subscribes to change notices and loads the first snapshot (retried by the poll if the store is not up yet). */
+    start: () => loader.start(),
+  };
+}
+export type GatewayComponent = ReturnType<typeof createGatewayComponent>;

@@ -1,0 +1,28 @@
+import { envBool, envInt, envSeconds, envUrl, parseEnv, type EnvValues } from '@palisade/core';
+
+/** The gateway's knobs (spec "Limits" and "Authentication / Gateway"; DECISIONS.md "Gateway credentials"). */
+export const GATEWAY_ENV = {
+  /** API keys and rate limits on every proxied call (spec default false). */
+  AUTH_ENABLED: envBool(false),
+  /** Requests per minute per API key when the key names no limit of its own. */
+  GATEWAY_RATE_LIMIT_PER_MINUTE: envInt(1, 1_000_000, 60),
+  /** Largest request body the gateway itself accepts (413 above); the spec leaves it open. */
+  GATEWAY_MAX_BODY_BYTES: envInt(1024, 1024 * 1024 * 1024, 10 * 1024 * 1024),
+  /** From the end of the request headers to the end of the answer; must exceed the front proxy's read timeout. */
+  GATEWAY_SERVER_WRITE_TIMEOUT: envSeconds(1, 86_400, 660),
+  /** Idle keep-alive connections from the front proxy are closed after this long. */
+  GATEWAY_KEEPALIVE_TIMEOUT: envSeconds(1, 3600, 120),
+  /** Accept any TLS certificate from https LLM backends. */
+  GATEWAY_LLM_INSECURE_SKIP_VERIFY: envBool(false),
+  /** Whether X-Real-Backend may send unmatched requests to a client-named backend (spec routing rule 6). */
+  GATEWAY_FALLBACK_ENABLED: envBool(true),
+  /** Where the policy bundle is served. */
+  BUNDLE_STORE_URL: envUrl(['http', 'https'], 'http://127.0.0.1:9000'),
+  /** Safety-net bundle check interval; change notices reload at once. */
+  GATEWAY_CONFIG_POLL_SECONDS: envSeconds(0, 3600, 10),
+} as const;
+export type GatewayConfig = EnvValues<typeof GATEWAY_ENV>;
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return parseEnv(GATEWAY_ENV, env);
+}

@@ -1,0 +1,132 @@
+// One proxied call, from routing to the upstream's answer (spec "Gateway pipeline" steps 1, 2 and 6;
+// routing rules 1-8; the error table). Inspection (steps 3-5 and 7) plugs in between extraction and
+// the upstream call.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError } from '@palisade/core';
+import type { GatewaySnapshot } from '../config/snapshot.js';
+import type { UpstreamClient, UpstreamResponse } from '../upstream/index.js';
+import type { ApiKeyAuth } from './api-keys.js';
+import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, tenantOf } from './request-info.js';
+
+/** Response headers of the spec. */
+export const GATEWAY_HEADERS = {
+  traceId: 'x-service-trace-id',
+  upstreamUrl: 'x-service-upstream-url',
+  decision: 'x-service-decision',
+  processingMs: 'x-service-processing-ms',
+  providerId: 'x-provider-id',
+  profileId: 'x-profile-id',
+} as const;
+
+/** request_timeout_ms of the fallback route, which has no provider: the provider default. */
+export const FALLBACK_TIMEOUT_MS = 30_000;
+
+export interface ProxyDeps {
+  current(): GatewaySnapshot | null;
+  upstream: UpstreamClient;
+  /** Present when AUTH_ENABLED=true. */
+  auth?: ApiKeyAuth | undefined;
+  fallbackEnabled: boolean;
+}
+
+function parseJsonBody(raw: Buffer | undefined): unknown {
+  if (!raw || raw.length === 0) throw new PalisadeError('INVALID_REQUEST', { message: 'The request body must be a JSON object' });
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch (cause) {
+    throw new PalisadeError('INVALID_REQUEST', { message: 'The request body is not valid JSON', cause });
+  }
+}
+
+/** X-Real-Backend is scheme + host (and port) only: no path, no trailing slash (spec request headers). */
+function fallbackUrl(backend: string, path: string): string {
+  const url = URL.canParse(backend) ? new URL(backend) : null;
+  const origin = url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : null;
+  if (!origin || origin !== backend) {
+    throw new PalisadeError('INVALID_REQUEST', { message: 'X-Real-Backend must be a scheme and host only, e.g. https://llm.example.com' });
+  }
+  if (!path.startsWith('/')) throw new PalisadeError('INVALID_REQUEST', { message: 'X-Real-Backend-Path must start with /' });
+  return backend + path;
+}
+
+/** Aborted when the client goes away before its answer is written: the upstream call stops too. */
+function abortOnClientClose(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
+}
+
+function sendAnswer(reply: FastifyReply, answer: UpstreamResponse): FastifyReply {
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  return reply.code(answer.status).send(answer.body);
+}
+
+export function createProxyHandler(deps: ProxyDeps) {
+  return async function proxy(request: FastifyRequest, reply: FastifyReply) {
+    const snapshot = deps.current();
+    if (!snapshot) throw new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The gateway has not loaded its configuration yet' });
+    const headers = request.headers;
+    let tenantId = tenantOf(headers);
+    if (deps.auth) {
+      const authenticated = await deps.auth.authenticate(headers.authorization, snapshot, firstHeader(headers, 'x-tenant-id'));
+      reply.headers(authenticated.headers);
+      tenantId = authenticated.key.tenant_id;
+    }
+
+    const traceId = request.id;
+    const route = snapshot.match({ tenant_id: tenantId, original_uri: originalUriOf(headers, request.url), host: headers.host, headers });
+    const raw = request.body as Buffer | undefined;
+
+    if (!route) {
+      const backend = deps.fallbackEnabled ? firstHeader(headers, 'x-real-backend') : undefined;
+      if (!backend) throw new PalisadeError('NO_BACKEND_CONFIGURED', { message: `No active provider of tenant ${tenantId} matches this request and X-Real-Backend is absent` });
+      const path = firstHeader(headers, 'x-real-backend-path');
+      if (!path) throw new PalisadeError('NO_BACKEND_PATH_CONFIGURED');
+      const url = fallbackUrl(backend, path);
+      request.traceId = traceId;
+      reply.header(GATEWAY_HEADERS.traceId, traceId);
+      // Spec routing rule 6: the original body and Authorization, no inspection.
+      const answer = await deps.upstream.send({
+        url,
+        headers,
+        stripHeaders: GATEWAY_CONTROL_HEADERS,
+        ...(raw ? { body: raw } : {}),
+        timeoutMs: FALLBACK_TIMEOUT_MS,
+        auth: undefined,
+        signal: abortOnClientClose(reply),
+      });
+      reply.header(GATEWAY_HEADERS.upstreamUrl, url);
+      return sendAnswer(reply, answer);
+    }
+
+    request.traceId = traceId;
+    const { provider } = route;
+    reply.header(GATEWAY_HEADERS.traceId, traceId).header(GATEWAY_HEADERS.providerId, provider.id);
+    if (route.profile) reply.header(GATEWAY_HEADERS.profileId, route.profile.id);
+    if (!route.upstreamUrl) throw new PalisadeError('PROVIDER_MISSING_TARGET');
+    if (!route.mapping) throw new PalisadeError('MISSING_FIELD_MAPPING', { ...(route.mappingError ? { message: route.mappingError } : {}) });
+    if (route.authError) throw new PalisadeError('INTERNAL_ERROR', { message: 'The provider credentials cannot be decrypted', cause: new Error(route.authError) });
+
+    const json = parseJsonBody(raw);
+    const extraction = route.mapping.extractRequest(json);
+    if (isExtractionEmpty(extraction)) {
+      request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
+    }
+
+    // The provider settings are those of the snapshot taken when the request arrived: an edit made
+    // while this call runs applies to the next one (spec, provider mutability).
+    const answer = await deps.upstream.send({
+      url: route.upstreamUrl,
+      headers,
+      stripHeaders: GATEWAY_CONTROL_HEADERS,
+      body: raw!,
+      timeoutMs: provider.request_timeout_ms,
+      auth: route.auth,
+      signal: abortOnClientClose(reply),
+    });
+    reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
+    return sendAnswer(reply, answer);
+  };
+}
