@@ -124,6 +124,9 @@ export function createProxyHandler(deps: ProxyDeps) {
       body: raw!,
       timeoutMs: provider.request_timeout_ms,
       auth: route.auth,
+      // With AUTH_ENABLED the Authorization header is the gateway's own API key: it is consumed here
+      // and never passed to a provider (use upstream_auth for the vendor's credential).
+      ...(deps.auth ? { clientAuthorization: '' } : {}),
       signal: abortOnClientClose(reply),
     });
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);

@@ -1,0 +1,91 @@
+import t from 'tap';
+import { buildBundle, createMemoryStreams, listen, BUNDLE_CHANNEL, Provider } from '@palisade/core';
+import { buildBundleStore, createMemoryBundleSource } from '@palisade/operator';
+import { createConfigLoader } from './loader.js';
+
+type Test = Pick<typeof t, 'teardown'>;
+
+const provider = (name: string, updated = '2024-01-01T00:00:00Z') =>
+  Provider.parse({
+    id: `00000000-0000-4000-8000-${name.padStart(12, '0')}`,
+    tenant_id: 'default',
+    created_at: '2024-01-01T00:00:00Z',
+    updated_at: updated,
+    name,
+    provider_type: 'vendor_a',
+    match_type: 'url',
+    match_value: `/${name}/**`,
+    target_base_url: 'https://api.example.com',
+    mapping_preset: 'vendor_a_chat_completions',
+    status: 'ACTIVE',
+  });
+
+async function store(t: Test) {
+  const source = createMemoryBundleSource();
+  const { app } = buildBundleStore({ source, logLevel: 'silent' });
+  const base = await listen(app, { port: 0, host: '127.0.0.1' });
+  t.teardown(() => app.close());
+  return { source, url: `${base}/policies/policies/default/bundle.tar.gz` };
+}
+
+const until = async (check: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+t.test('no bundle yet: no snapshot; the poll picks the first one up', async (t) => {
+  const { source, url } = await store(t);
+  const loader = createConfigLoader({ bundleUrl: url, pollIntervalMs: 20 });
+  t.teardown(() => loader.stop());
+  await loader.start();
+  t.equal(loader.current(), null);
+  const bundle = await buildBundle({ providers: [provider('a')], profiles: [], content_policies: [] });
+  source.publish(bundle);
+  await until(() => loader.current()?.revision === bundle.revision);
+  t.equal(loader.current()!.match({ tenant_id: 'default', original_uri: '/a/x' })?.provider.name, 'a');
+});
+
+t.test('a change notice reloads at once; unchanged providers keep their compiled mapping', async (t) => {
+  const { source, url } = await store(t);
+  const streams = createMemoryStreams();
+  t.teardown(() => streams.close());
+  const first = await buildBundle({ providers: [provider('a'), provider('b')], profiles: [], content_policies: [] });
+  source.publish(first);
+  const loader = createConfigLoader({ bundleUrl: url, pubsub: streams.pubsub, pollIntervalMs: 0 });
+  t.teardown(() => loader.stop());
+  await loader.start();
+  const before = loader.current()!;
+  t.equal(before.revision, first.revision);
+
+  const second = await buildBundle({ providers: [provider('a'), provider('b', '2024-02-01T00:00:00Z')], profiles: [], content_policies: [] });
+  source.publish(second);
+  await streams.pubsub.publish(BUNDLE_CHANNEL, JSON.stringify({ revision: second.revision }));
+  await until(() => loader.current()?.revision === second.revision);
+  const after = loader.current()!;
+  const id = (n: string) => provider(n).id;
+  t.equal(after.mappings.get(id('a'))!.mapping, before.mappings.get(id('a'))!.mapping, 'same provider revision: the compiled mapping is reused');
+  t.not(after.mappings.get(id('b'))!.mapping, before.mappings.get(id('b'))!.mapping, 'an edited provider is compiled again');
+  t.equal(await loader.refresh(), false, '304: nothing new');
+});
+
+t.test('a broken bundle or a store that is down keeps the snapshot in force', async (t) => {
+  const { source, url } = await store(t);
+  const good = await buildBundle({ providers: [provider('a')], profiles: [], content_policies: [] });
+  source.publish(good);
+  const errors: string[] = [];
+  const loader = createConfigLoader({ bundleUrl: url, pollIntervalMs: 0, logger: { info() {}, warn() {}, error: (_o, m) => errors.push(m ?? '') } });
+  t.teardown(() => loader.stop());
+  await loader.start();
+  source.publish({ revision: 'broken', archive: Buffer.from('not a tarball') });
+  await t.rejects(loader.refresh());
+  t.equal(loader.current()!.revision, good.revision, 'still serving the last good revision');
+
+  const down = createConfigLoader({ bundleUrl: 'http://127.0.0.1:9/bundle.tar.gz', pollIntervalMs: 0, logger: { info() {}, warn() {}, error: (_o, m) => errors.push(m ?? '') } });
+  await down.start();
+  t.equal(down.current(), null);
+  t.match(errors.at(-1), /first configuration load failed/);
+  await down.stop();
+});
