@@ -1,6 +1,10 @@
-import { envInt, parseEnv } from '@palisade/core';
+import { createRegistryComponent, REGISTRY_PORT } from '@palisade/admin';
+import { createBundleRepository, envBool, envInt, listen, parseEnv } from '@palisade/core';
+import { createGatewayComponent, GATEWAY_PORT, loadGatewayConfig } from '@palisade/gateway';
 import { createMockLlm } from '@palisade/hack';
+import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
 import type { ComponentContext } from './context.js';
+import { seedDemo } from './demo.js';
 
 export interface RunningComponent {
   url: string;
@@ -28,6 +32,60 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const mock = createMockLlm();
       const url = await mock.listen(port, host);
       return { url, close: () => mock.close() };
+    },
+  },
+  {
+    name: 'registry',
+    port: REGISTRY_PORT,
+    description: 'Profiles Registry: providers, profiles, API keys, match; publishes the policy bundle',
+    async start(ctx, port, host) {
+      const registry = createRegistryComponent({
+        db: await ctx.database(),
+        pubsub: (await ctx.streams()).pubsub,
+        secrets: ctx.secrets(),
+        env: ctx.env,
+        logger: ctx.logger,
+        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+      });
+      const mockUrl = ctx.urls['mock-llm'];
+      const { PALISADE_DEMO } = parseEnv({ PALISADE_DEMO: envBool(true) }, ctx.env);
+      if (PALISADE_DEMO && mockUrl && (await seedDemo(registry, mockUrl))) {
+        ctx.logger.info({ component: 'registry', mock: mockUrl }, 'demo provider created: every path of tenant default goes to the mock LLM');
+      }
+      await registry.start();
+      const url = await listen(registry.app, { port, host });
+      return { url, close: () => registry.app.close() };
+    },
+  },
+  {
+    name: 'bundle-store',
+    port: BUNDLE_STORE_PORT,
+    description: 'policy bundle store: serves the bundle the registry built (ETag = revision)',
+    async start(ctx, port, host) {
+      const source = createDatabaseBundleSource(createBundleRepository(await ctx.database()));
+      const { app } = buildBundleStore({ source, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      const url = await listen(app, { port, host });
+      return { url, close: () => app.close() };
+    },
+  },
+  {
+    name: 'gateway',
+    port: GATEWAY_PORT,
+    description: 'the inspecting gateway: routes and proxies LLM calls',
+    async start(ctx, port, host) {
+      // In one process the bundle store's actual address is known; alone, BUNDLE_STORE_URL says it.
+      const bundleStore = ctx.urls['bundle-store'];
+      const env = bundleStore && !ctx.env.BUNDLE_STORE_URL ? { ...ctx.env, BUNDLE_STORE_URL: bundleStore } : ctx.env;
+      const gateway = createGatewayComponent({
+        config: loadGatewayConfig(env),
+        streams: await ctx.streams(),
+        secrets: ctx.secrets(),
+        logger: ctx.logger,
+        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+      });
+      await gateway.start();
+      const url = await listen(gateway.app, { port, host });
+      return { url, close: () => gateway.app.close() };
     },
   },
 ];

@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type Streams } from '@palisade/core';
+import { createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type SecretBox, type Streams } from '@palisade/core';
 
 /**
  * What components share when several run in one process (`palisade all`): one logger, one database
@@ -11,6 +11,10 @@ export interface ComponentContext {
   logger: Logger;
   database(): Promise<Database>;
   streams(): Promise<Streams>;
+  /** PALISADE_SECRET_KEY's box (a development key, with a warning, when it is not set). */
+  secrets(): SecretBox;
+  /** Base URLs of the components started so far in this process, by name. */
+  readonly urls: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -19,7 +23,16 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
   const log = logger ?? pino({ level: config.LOG_LEVEL, base: { app: 'palisade' } });
   let db: Promise<Database> | undefined;
   let streams: Promise<Streams> | undefined;
+  let secrets: SecretBox | undefined;
   return {
+    urls: {},
+    secrets() {
+      if (!secrets) {
+        if (!config.PALISADE_SECRET_KEY) log.warn('PALISADE_SECRET_KEY is not set: stored credentials are sealed with a development key');
+        secrets = createSecretBox(config.PALISADE_SECRET_KEY);
+      }
+      return secrets;
+    },
     config,
     env,
     logger: log,

@@ -63,10 +63,13 @@ t.test('migrate on the embedded database', async (t) => {
   t.match(r.stdout, /database schema at version \d+/);
 });
 
-t.test('all starts every component, each answers its liveness check, SIGINT stops cleanly', async (t) => {
+const COMPONENT_NAMES = ['mock-llm', 'registry', 'bundle-store', 'gateway'];
+
+t.test('all starts every component, the demo provider answers through the gateway, SIGINT stops cleanly', async (t) => {
   const dir = t.testdir();
+  const ports = Object.fromEntries(COMPONENT_NAMES.map((n) => [`PALISADE_PORT_${n.toUpperCase().replace(/-/g, '_')}`, '0']));
   const child = spawn(process.execPath, [MAIN, 'all'], {
-    env: { ...process.env, LOG_LEVEL: 'info', PALISADE_DATA_DIR: dir, PALISADE_HOST: '127.0.0.1', PALISADE_PORT_MOCK_LLM: '0' },
+    env: { ...process.env, LOG_LEVEL: 'info', PALISADE_DATA_DIR: dir, PALISADE_HOST: '127.0.0.1', ...ports, DATABASE_URL: '', REDIS_URL: '' },
   });
   let out = '';
   child.stderr.on('data', (d) => (out += d));
@@ -78,7 +81,7 @@ t.test('all starts every component, each answers its liveness check, SIGINT stop
         const entry = JSON.parse(line) as { component?: string; url?: string };
         if (entry.component && entry.url) found[entry.component] = entry.url;
       }
-      if (found['mock-llm']) {
+      if (COMPONENT_NAMES.every((n) => found[n])) {
         clearTimeout(timer);
         resolve(found);
       }
@@ -87,6 +90,20 @@ t.test('all starts every component, each answers its liveness check, SIGINT stop
   const health = await request(`${urls['mock-llm']}/health`);
   t.equal(health.statusCode, 200);
   await health.body.dump();
+  for (const name of ['registry', 'bundle-store', 'gateway']) {
+    const live = await request(`${urls[name]}/health/live`);
+    t.equal(live.statusCode, 200, `${name} is live`);
+    await live.body.dump();
+  }
+  const answer = await request(`${urls.gateway}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'demo', messages: [{ role: 'user', content: 'hello palisade' }] }),
+  });
+  const body = (await answer.body.json()) as { choices: Array<{ message: { content: string } }> };
+  t.equal(answer.statusCode, 200, 'the demo provider routes POST /chat to the mock');
+  t.equal(body.choices[0]!.message.content, 'Echo: hello palisade');
+  t.equal(answer.headers['x-service-upstream-url'], `${urls['mock-llm']}/v1/chat/completions`);
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   child.kill('SIGINT');
   t.equal(await exited, 0, 'clean exit on SIGINT');

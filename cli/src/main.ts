@@ -29,6 +29,7 @@ async function start(names: string[]): Promise<void> {
       const component = findComponent(name)!;
       const started = await component.start(ctx, portFor(component, ctx.env), host);
       running.push(started);
+      ctx.urls[name] = started.url;
       ctx.logger.info({ component: name, url: started.url }, `${name} listening on ${started.url}`);
     }
   } catch (error) {

@@ -97,8 +97,9 @@ export function createService(options: ServiceOptions): Service {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   for (const close of options.closers ?? []) app.addHook('onClose', async () => close());

@@ -84,6 +84,10 @@ t.test('errors and bad input through the running stack', async (t) => {
 
     t.test('a wrong preset: empty text, the warning, the call still proxied', async (t) => {
       const wrong = await stack.provider({ match_value: '/wrong-preset/**', mapping_preset: 'vendor_b_completions', target_path: '/v1/chat/completions' });
+      // Text is extracted for inspection, i.e. when the provider has a profile.
+      const profile = await stack.api('POST', '/api/v1/profiles', { name: 'wrong-preset-profile', provider_id: wrong.id });
+      await stack.api('POST', `/api/v1/profiles/${profile.json.id}/activate`);
+      await stack.synced();
       const before = stack.logs.length;
       const res = await stack.call('POST', '/chat', { body: chat('hello'), headers: { 'x-original-uri': '/wrong-preset/x' } });
       t.equal(res.status, 200);
@@ -91,6 +95,7 @@ t.test('errors and bad input through the running stack', async (t) => {
       t.ok(warning, 'logged: failed to extract prompt');
       t.equal(warning?.provider_id, wrong.id);
       t.equal(warning?.trace_id, res.headers['x-service-trace-id']);
+      t.equal(res.headers['x-profile-id'], profile.json.id);
       const right = stack.logs.length;
       await send();
       t.notOk(stack.logs.slice(right).some((l) => l.msg === 'failed to extract prompt'), 'no warning when the preset fits');

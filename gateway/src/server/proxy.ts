@@ -49,13 +49,13 @@ function fallbackUrl(backend: string, path: string): string {
   return backend + path;
 }
 
-/** Aborted when the client goes away before its answer is written: the upstream call stops too. */
-function abortOnClientClose(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error('the client closed the connection'));
-  });
-  return controller.signal;
+/** The client going away before its answer is written stops the upstream call too. */
+function abortOnClientClose(reply: FastifyReply) {
+  return (abort: (reason: Error) => void) => {
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) abort(new Error('the client closed the connection'));
+    });
+  };
 }
 
 function sendAnswer(reply: FastifyReply, answer: UpstreamResponse): FastifyReply {
@@ -95,7 +95,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         ...(raw ? { body: raw } : {}),
         timeoutMs: FALLBACK_TIMEOUT_MS,
         auth: undefined,
-        signal: abortOnClientClose(reply),
+        abortWith: abortOnClientClose(reply),
       });
       reply.header(GATEWAY_HEADERS.upstreamUrl, url);
       return sendAnswer(reply, answer);
@@ -110,9 +110,13 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (route.authError) throw new PalisadeError('INTERNAL_ERROR', { message: 'The provider credentials cannot be decrypted', cause: new Error(route.authError) });
 
     const json = parseJsonBody(raw);
-    const extraction = route.mapping.extractRequest(json);
-    if (isExtractionEmpty(extraction)) {
-      request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
+    if (route.profile) {
+      // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
+      // extracted (spec: "without a profile, requests pass uninspected").
+      const extraction = route.mapping.extractRequest(json);
+      if (isExtractionEmpty(extraction)) {
+        request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
+      }
     }
 
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
@@ -127,7 +131,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       // With AUTH_ENABLED the Authorization header is the gateway's own API key: it is consumed here
       // and never passed to a provider (use upstream_auth for the vendor's credential).
       ...(deps.auth ? { clientAuthorization: '' } : {}),
-      signal: abortOnClientClose(reply),
+      abortWith: abortOnClientClose(reply),
     });
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
     return sendAnswer(reply, answer);

@@ -44,10 +44,7 @@ class Deadline {
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private readonly caller: AbortSignal | undefined;
-  private readonly onCallerAbort = (): void => {
-    this.callerAborted = true;
-    this.controller.abort(new Error('the request was aborted by the caller'));
-  };
+  private readonly onCallerAbort = (): void => this.abortByCaller(new Error('the request was aborted by the caller'));
   timedOut = false;
   callerAborted = false;
 
@@ -65,6 +62,12 @@ class Deadline {
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  abortByCaller(reason: Error): void {
+    if (this.controller.signal.aborted) return;
+    this.callerAborted = true;
+    this.controller.abort(reason);
   }
 
   dispose(): void {
@@ -237,6 +240,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }
 
       const deadline = new Deadline(timeoutMs, request.signal);
+      request.abortWith?.((reason) => deadline.abortByCaller(reason));
       try {
         const forwarded = forwardableRequestHeaders(request.headers, request.stripHeaders);
         const hasBody = request.body !== undefined && request.body.length > 0;

@@ -150,6 +150,7 @@ async function startStack(started: Child[], upstream: string, dataDir: string): 
       PALISADE_PORT_GATEWAY: String(gatewayPort),
       PALISADE_DATA_DIR: dataDir,
       PALISADE_HOST: HOST,
+      PALISADE_DEMO: 'false',
       LOG_LEVEL: 'warn',
     },
   });
