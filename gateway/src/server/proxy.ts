@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import type { UpstreamClient, UpstreamResponse } from '../upstream/index.js';
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
 import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, tenantOf } from './request-info.js';
 
@@ -58,6 +58,21 @@ function abortOnClientClose(reply: FastifyReply) {
   };
 }
 
+/**
+ * Calls the upstream; when the client went away meanwhile, the failure is the client's (499, logged at
+ * info as nginx does), not an upstream error.
+ */
+async function callUpstream(upstream: UpstreamClient, reply: FastifyReply, request: UpstreamRequest): Promise<UpstreamResponse> {
+  try {
+    return await upstream.send(request);
+  } catch (error) {
+    if (reply.raw.destroyed && !reply.raw.writableFinished) {
+      throw new PalisadeError('LLM_REQUEST_FAILED', { status: 499, message: 'The client closed the connection before the answer', cause: error });
+    }
+    throw error;
+  }
+}
+
 function sendAnswer(reply: FastifyReply, answer: UpstreamResponse): FastifyReply {
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   return reply.code(answer.status).send(answer.body);
@@ -88,7 +103,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       request.traceId = traceId;
       reply.header(GATEWAY_HEADERS.traceId, traceId);
       // Spec routing rule 6: the original body and Authorization, no inspection.
-      const answer = await deps.upstream.send({
+      const answer = await callUpstream(deps.upstream, reply, {
         url,
         headers,
         stripHeaders: GATEWAY_CONTROL_HEADERS,
@@ -121,7 +136,7 @@ export function createProxyHandler(deps: ProxyDeps) {
 
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
-    const answer = await deps.upstream.send({
+    const answer = await callUpstream(deps.upstream, reply, {
       url: route.upstreamUrl,
       headers,
       stripHeaders: GATEWAY_CONTROL_HEADERS,

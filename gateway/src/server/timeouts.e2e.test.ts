@@ -32,6 +32,14 @@ t.test('write timeout and keep-alive idle timeout', async (t) => {
     t.equal(slow.data, '', 'no answer written in time');
     t.ok(slow.closedAfterMs >= 900 && slow.closedAfterMs < 2500, `the socket was closed after the write timeout (${slow.closedAfterMs} ms)`);
 
+    const logsBefore = stack.logs.length;
+    await rawExchange(stack.gatewayUrl, request(3000), 300);
+    const deadline = Date.now() + 3000;
+    while (!stack.logs.slice(logsBefore).some((l) => /client closed/.test(String(l.msg))) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const gone = stack.logs.slice(logsBefore).find((l) => /client closed/.test(String(l.msg)));
+    t.equal(gone?.level, 30, 'a client that leaves stops the upstream call and is logged at info');
+    t.notOk(stack.logs.slice(logsBefore).some((l) => (l.level ?? 0) >= 50), 'not as an error');
+
     const quick = await rawExchange(stack.gatewayUrl, request(0), 5000);
     t.match(quick.data, /^HTTP\/1\.1 200 OK/);
     t.match(quick.data, /keep-alive/i);
