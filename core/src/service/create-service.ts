@@ -5,6 +5,7 @@ import { PalisadeError } from '../errors/index.js';
 import { registerErrorHandling, sendError, type ErrorFormat } from './errors.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { createServiceMetrics, instrument, type ServiceMetrics } from './metrics.js';
+import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { traceIdFor } from './trace.js';
 
 declare module 'fastify' {
@@ -59,6 +60,7 @@ export function createService(options: ServiceOptions): Service {
       ? { loggerInstance: options.logger.child({ service: options.name }) }
       : { logger: { level: options.logLevel ?? 'info', base: { service: options.name } } }),
     genReqId: (req) => traceIdFor(req),
+    childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     // Per-request access lines are left to metrics; the trace id is still on every log line.
     logController: new LogController({ requestIdLogLabel: 'trace_id', disableRequestLogging: true }),

@@ -4,3 +4,4 @@ export * from './health.js';
 export * from './metrics.js';
 export * from './run.js';
 export * from './trace.js';
+export * from './request-stats.js';

@@ -1,6 +1,7 @@
 // One proxied call, from routing to the upstream's answer (spec "Gateway pipeline" steps 1, 2 and 6;
 // routing rules 1-8; the error table). Inspection (steps 3-5 and 7) plugs in between extraction and
 // the upstream call.
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
@@ -49,13 +50,29 @@ function fallbackUrl(backend: string, path: string): string {
   return backend + path;
 }
 
-/** The client going away before its answer is written stops the upstream call too. */
+/** The abort of the upstream call now running for a socket's request. */
+const RUNNING_CALL = Symbol('palisade.runningUpstreamCall');
+type TrackedSocket = Socket & { [RUNNING_CALL]?: ((reason: Error) => void) | null };
+
+/**
+ * The client going away before its answer is written stops the upstream call too. One 'close'
+ * listener per connection (not per request) reads the abort of the call in flight; an HTTP/1.1
+ * connection carries one request at a time.
+ */
 function abortOnClientClose(reply: FastifyReply) {
   return (abort: (reason: Error) => void) => {
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) abort(new Error('the client closed the connection'));
-    });
+    const socket = reply.raw.socket as TrackedSocket | null;
+    if (!socket) return;
+    if (socket[RUNNING_CALL] === undefined) {
+      socket.once('close', () => socket[RUNNING_CALL]?.(new Error('the client closed the connection')));
+    }
+    socket[RUNNING_CALL] = abort;
   };
+}
+
+function callFinished(reply: FastifyReply): void {
+  const socket = reply.raw.socket as TrackedSocket | null;
+  if (socket && socket[RUNNING_CALL]) socket[RUNNING_CALL] = null;
 }
 
 /**
@@ -70,6 +87,8 @@ async function callUpstream(upstream: UpstreamClient, reply: FastifyReply, reque
       throw new PalisadeError('LLM_REQUEST_FAILED', { status: 499, message: 'The client closed the connection before the answer', cause: error });
     }
     throw error;
+  } finally {
+    callFinished(reply);
   }
 }
 

@@ -53,8 +53,12 @@ function connectionTokens(value: HeaderValue): Set<string> {
   return tokens;
 }
 
+// These run twice per proxied call, so they avoid Object.entries and array copies: node and undici
+// already give lower-case names, which a direct property read finds; other casings are scanned.
 function findHeader(headers: HeaderInput, name: string): HeaderValue {
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
+  const direct = headers[name];
+  if (direct !== undefined) return direct;
+  for (const key in headers) if (key.length === name.length && key.toLowerCase() === name) return headers[key];
   return undefined;
 }
 
@@ -66,20 +70,31 @@ export function headerValue(headers: HeaderInput | undefined, name: string): str
   return typeof value === 'string' ? value : value[0];
 }
 
+const NO_TOKENS: ReadonlySet<string> = new Set();
+
 function filterHeaders(headers: HeaderInput | undefined, stripped: ReadonlySet<string>, extra: readonly string[] = []): HeaderMap {
   const out: HeaderMap = {};
   if (headers === undefined) return out;
-  const dynamic = connectionTokens(findHeader(headers, 'connection'));
-  for (const name of extra) dynamic.add(name.toLowerCase());
-  for (const [key, value] of Object.entries(headers)) {
+  const connection = findHeader(headers, 'connection');
+  // `keep-alive` and `close`, by far the usual values, name only headers stripped anyway.
+  let dynamic = connection === undefined || connection === 'keep-alive' || connection === 'close' ? NO_TOKENS : connectionTokens(connection);
+  if (extra.length > 0) {
+    const all = new Set(dynamic);
+    for (const name of extra) all.add(name.toLowerCase());
+    dynamic = all;
+  }
+  for (const key in headers) {
+    const value = headers[key];
     if (value === undefined) continue;
     const name = key.toLowerCase();
-    if (stripped.has(name) || name.startsWith('proxy-') || dynamic.has(name)) continue;
-    const values = typeof value === 'string' ? [value] : [...value];
-    if (values.length === 0) continue;
+    if (stripped.has(name) || dynamic.has(name) || name.startsWith('proxy-')) continue;
     const existing = out[name];
-    const merged = existing === undefined ? values : [...(typeof existing === 'string' ? [existing] : existing), ...values];
-    out[name] = merged.length === 1 ? (merged[0] as string) : merged;
+    if (typeof value === 'string') {
+      out[name] = existing === undefined ? value : [...(typeof existing === 'string' ? [existing] : existing), value];
+    } else if (value.length > 0) {
+      const merged = existing === undefined ? [...value] : [...(typeof existing === 'string' ? [existing] : existing), ...value];
+      out[name] = merged.length === 1 ? (merged[0] as string) : merged;
+    }
   }
   return out;
 }

@@ -19,6 +19,8 @@ export interface SseEvent {
 
 /** The stream format a response content type announces, or undefined for a plain body. */
 export function streamFormatOf(contentType: string | undefined): StreamFormat | undefined {
+  // Most answers are JSON: decided without splitting or lower-casing.
+  if (contentType === undefined || contentType.startsWith('application/json')) return undefined;
   const mime = (contentType ?? '').split(';', 1)[0]?.trim().toLowerCase() ?? '';
   if (mime === 'text/event-stream') return 'sse';
   if (mime === 'application/x-ndjson' || mime === 'application/ndjson' || mime === 'application/jsonl' || mime === 'application/x-jsonlines') {
