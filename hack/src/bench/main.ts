@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
 import { buildReport, failed, renderReport, SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
-import { runScenario, type LoadSpec } from './scenario.js';
+import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'cli', 'dist', 'main.js');
@@ -32,11 +32,14 @@ const USAGE = `usage: npm run bench -- [options]
   --duration <s>      measured seconds per scenario (default 10, or BENCH_DURATION)
   --warmup <s>        warm-up seconds per scenario, not measured (default 3, or BENCH_WARMUP)
   --connections <n>   concurrent connections (default 50, or BENCH_CONNECTIONS)
+  --rate <n>          then the same load at a fixed n req/s for latency without queueing
+                      (default 1000, or BENCH_RATE; 0 = skip that phase)
   --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all three)
   --out <file>        JSON results file (default .bench/last-run.json)
 `;
 
 interface Options {
+  rate: number;
   durationSec: number;
   warmupSec: number;
   connections: number;
@@ -53,6 +56,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      rate: { type: 'string' },
       only: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -75,6 +79,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     durationSec: number('--duration', values.duration ?? env.BENCH_DURATION, 10, 1, true),
     warmupSec: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 3, 0, true),
     connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50, 1, true),
+    rate: number('--rate', values.rate ?? env.BENCH_RATE, 1000, 0, true),
     // Run in the fixed order whatever order --only lists them in.
     only: SCENARIOS.filter((s) => only.includes(s)),
     out: values.out ? resolve(values.out) : OUT_FILE,
@@ -191,19 +196,19 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
   let dataDir: string | undefined;
   try {
     const mock = await startMock(started);
-    if (name === 'direct') return { name, measurement: await measure(name, mock.url, options) };
+    if (name === 'direct') return { name, ...(await measure(name, mock.url, options)) };
     if (name === 'bare') {
       const bare = await startBare(started, mock.url);
-      return { name, measurement: await measure(name, bare.url, options) };
+      return { name, ...(await measure(name, bare.url, options)) };
     }
     dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
     const stack = await startStack(started, mock.url, dataDir);
     const pid = stack.child.pid;
     const before = readMemory(pid);
-    const measurement = await measure(name, stack.url, options);
+    const measured = await measure(name, stack.url, options);
     const after = readMemory(pid);
     if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
-    return { name, measurement, memory: { pid, before, after } };
+    return { name, ...measured, memory: { pid, before, after } };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`${name}: could not run: ${message}`);
@@ -214,11 +219,15 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
   }
 }
 
-async function measure(name: ScenarioName, url: string, options: Options) {
+async function measure(name: ScenarioName, url: string, options: Options): Promise<{ measurement: Measurement; fixedRate?: Measurement }> {
   log(`${name}: ${options.warmupSec} s warm-up, then ${options.durationSec} s measured at ${options.connections} connections -> ${url}`);
   const m = await runScenario(spec(url, options));
   log(`${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors, ${m.non2xx} non-2xx`);
-  return m;
+  if (options.rate <= 0) return { measurement: m };
+  log(`${name}: ${options.durationSec} s at a fixed ${options.rate} req/s`);
+  const f = await runScenario({ ...spec(url, options), warmupSec: 1, rate: options.rate });
+  log(`${name}: at ${options.rate} req/s: p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms, ${f.errors} errors, ${f.non2xx} non-2xx`);
+  return { measurement: m, fixedRate: f };
 }
 
 async function main(): Promise<number> {
@@ -247,7 +256,7 @@ async function main(): Promise<number> {
   }
   const report = buildReport(
     outcomes,
-    { connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec, requestBytes: Buffer.byteLength(BODY), node: process.version, cpus: availableParallelism() },
+    { connections: options.connections, rate: options.rate, durationSec: options.durationSec, warmupSec: options.warmupSec, requestBytes: Buffer.byteLength(BODY), node: process.version, cpus: availableParallelism() },
     { startedAt, finishedAt: new Date() },
   );
   process.stdout.write(`\n${renderReport(report)}\n`);

@@ -14,8 +14,10 @@ export const LABELS: Record<ScenarioName, string> = {
 
 export interface ScenarioOutcome {
   name: ScenarioName;
-  /** Present when the load ran (even with errors). */
+  /** Present when the load ran (even with errors): as fast as the target answers. */
   measurement?: Measurement;
+  /** The same load held at a fixed request rate below saturation, for latency without queueing. */
+  fixedRate?: Measurement;
   /** Why the scenario could not run. */
   error?: string;
   /** Of the process under test (gateway: the whole Palisade stack process). */
@@ -86,6 +88,8 @@ export function failed(outcome: ScenarioOutcome): boolean {
 
 export interface RunConfig {
   connections: number;
+  /** Requests per second of the fixed-rate phase; 0 = not run. */
+  rate: number;
   durationSec: number;
   warmupSec: number;
   requestBytes: number;
@@ -97,7 +101,13 @@ export interface Report {
   config: RunConfig & { node: string; cpus: number };
   targets: Targets;
   scenarios: Partial<Record<ScenarioName, ScenarioOutcome & { problems: string[]; vsBare?: Comparison }>>;
-  gateway?: { comparison?: Comparison; checks?: TargetCheck[]; memory?: ScenarioOutcome['memory'] };
+  gateway?: {
+    comparison?: Comparison;
+    /** Latency added over the bare proxy at the fixed rate (when that phase ran). */
+    fixedRateComparison?: Comparison;
+    checks?: TargetCheck[];
+    memory?: ScenarioOutcome['memory'];
+  };
 }
 
 export function buildReport(
@@ -119,7 +129,13 @@ export function buildReport(
   const gateway = outcomes.find((o) => o.name === 'gateway');
   if (gateway) {
     const comparison = gateway.measurement && bare ? compare(bare, gateway.measurement) : undefined;
-    report.gateway = { comparison, checks: comparison ? checkTargets(comparison, targets) : undefined, memory: gateway.memory };
+    const bareFixed = outcomes.find((o) => o.name === 'bare')?.fixedRate;
+    const fixedRateComparison = gateway.fixedRate && bareFixed ? compare(bareFixed, gateway.fixedRate) : undefined;
+    // Throughput is judged flat out; added latency at the fixed rate when it ran: at saturation the
+    // latency of 50 connections is 50 / throughput (Little's law) and only repeats the ratio.
+    const latency = fixedRateComparison ?? comparison;
+    const checks = comparison && latency ? checkTargets({ throughputRatio: comparison.throughputRatio, addedP50Ms: latency.addedP50Ms, addedP99Ms: latency.addedP99Ms }, targets) : undefined;
+    report.gateway = { comparison, ...(fixedRateComparison ? { fixedRateComparison } : {}), checks, memory: gateway.memory };
   }
   return report;
 }
@@ -158,11 +174,38 @@ export function renderReport(report: Report): string {
   }
   lines.push(...table(header, rows));
 
+  if (config.rate > 0) {
+    const fixedRows: string[][] = [];
+    const bareFixed = report.scenarios.bare?.fixedRate;
+    for (const name of SCENARIOS) {
+      const f = report.scenarios[name]?.fixedRate;
+      if (!f) continue;
+      const v = bareFixed && name !== 'bare' ? compare(bareFixed, f) : undefined;
+      fixedRows.push([
+        LABELS[name],
+        fmt(f.rps, 0),
+        fmt(f.p50, 2),
+        fmt(f.p99, 2),
+        name === 'bare' ? '0' : v ? signed(v.addedP50Ms) : '-',
+        name === 'bare' ? '0' : v ? signed(v.addedP99Ms) : '-',
+        String(f.errors),
+        String(f.non2xx),
+      ]);
+      for (const problem of problems(f)) notes.push(`${name} at ${config.rate} req/s: ${problem}`);
+    }
+    if (fixedRows.length > 0) {
+      lines.push('');
+      lines.push(`latency at a fixed ${config.rate} req/s (same connections, below saturation: processing time without queueing):`);
+      lines.push(...table(['scenario', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'errors', 'non-2xx'], fixedRows));
+    }
+  }
+
   const gateway = report.gateway;
   if (gateway) {
     lines.push('');
     lines.push('gateway vs bare proxy:');
     if (gateway.checks) {
+      lines.push(`  (throughput flat out; added latency ${gateway.fixedRateComparison ? `at the fixed ${config.rate} req/s` : 'flat out'})`);
       for (const check of gateway.checks) {
         const value = check.name === 'throughput ratio' ? fmt(check.value, 2) : `${signed(check.value)} ms`;
         lines.push(`  ${check.name.padEnd(17)} ${value.padStart(10)}   target ${check.target.padEnd(8)}  ${check.met ? 'met' : 'MISSED'}`);
