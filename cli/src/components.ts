@@ -1,5 +1,6 @@
 import { createRegistryComponent, REGISTRY_PORT } from '@palisade/admin';
 import { createBundleRepository, envBool, envInt, listen, parseEnv } from '@palisade/core';
+import { buildContentPolicyService, CONTENT_POLICY_PORT } from '@palisade/detectors';
 import { createGatewayComponent, GATEWAY_PORT, loadGatewayConfig } from '@palisade/gateway';
 import { createMockLlm } from '@palisade/hack';
 import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
@@ -32,6 +33,16 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const mock = createMockLlm();
       const url = await mock.listen(port, host);
       return { url, close: () => mock.close() };
+    },
+  },
+  {
+    name: 'content-policy',
+    port: CONTENT_POLICY_PORT,
+    description: 'Content Policy Service: blocklists, allowlists and language policies on RE2',
+    async start(ctx, port, host) {
+      const { app } = buildContentPolicyService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      const url = await listen(app, { port, host });
+      return { url, close: () => app.close() };
     },
   },
   {

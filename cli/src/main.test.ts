@@ -63,7 +63,7 @@ t.test('migrate on the embedded database', async (t) => {
   t.match(r.stdout, /database schema at version \d+/);
 });
 
-const COMPONENT_NAMES = ['mock-llm', 'registry', 'bundle-store', 'gateway'];
+const COMPONENT_NAMES = ['mock-llm', 'content-policy', 'registry', 'bundle-store', 'gateway'];
 
 t.test('all starts every component, the demo provider answers through the gateway, SIGINT stops cleanly', async (t) => {
   const dir = t.testdir();
@@ -90,6 +90,12 @@ t.test('all starts every component, the demo provider answers through the gatewa
   const health = await request(`${urls['mock-llm']}/health`);
   t.equal(health.statusCode, 200);
   await health.body.dump();
+  const evaluated = await request(`${urls['content-policy']}/api/v1/evaluate`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'hello', scope: 'input', policies: [] }),
+  });
+  t.match(await evaluated.body.json(), { blocked: false, action: null, matches: [], trusted_spans: [] }, 'spec acceptance: empty policy list is not blocked');
   for (const name of ['registry', 'bundle-store', 'gateway']) {
     const live = await request(`${urls[name]}/health/live`);
     t.equal(live.statusCode, 200, `${name} is live`);

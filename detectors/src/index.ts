@@ -1,1 +1,2 @@
-export {};
+export * from "./contract.js";
+export * from "./content-policy/index.js";

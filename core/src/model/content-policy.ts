@@ -66,7 +66,8 @@ export function normaliseContentPolicyInput(body: Record<string, unknown>): Reco
   return body;
 }
 
-function checkContentPolicy(value: ContentPolicySpec, ctx: z.RefinementCtx) {
+/** The create rules that span fields (a list needs rules, a language policy languages); zod superRefine. */
+export function checkContentPolicy(value: Pick<ContentPolicySpec, 'type' | 'rules' | 'languages'>, ctx: z.RefinementCtx) {
   if (value.type === 'language' && value.languages.length === 0) {
     ctx.addIssue({ code: 'custom', path: ['languages'], message: 'a language policy needs at least one language' });
   }

@@ -10,6 +10,7 @@
 // are shared the same way in every scenario. The summary goes to stdout, progress to stderr, and
 // the figures to .bench/last-run.json. Exit code 0 even when a target is missed; 1 only when a
 // scenario could not run, 2 on bad arguments.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'cli', 'dist', 'main.js');
 const BARE_PROXY = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
+const DETECTOR_BENCH = join(ROOT, 'detectors', 'dist', 'bench', 'main.js');
 const OUT_FILE = join(ROOT, '.bench', 'last-run.json');
 const HOST = '127.0.0.1';
 const TENANT = 'default';
@@ -36,9 +38,11 @@ const USAGE = `usage: npm run bench -- [options]
                       (default 1000, or BENCH_RATE; 0 = skip that phase)
   --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all three)
   --out <file>        JSON results file (default .bench/last-run.json)
+  --no-detectors      skip the detectors' in-process speed figures printed at the end
 `;
 
 interface Options {
+  detectors: boolean;
   rate: number;
   durationSec: number;
   warmupSec: number;
@@ -59,6 +63,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       rate: { type: 'string' },
       only: { type: 'string' },
       out: { type: 'string' },
+      'no-detectors': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -79,6 +84,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     durationSec: number('--duration', values.duration ?? env.BENCH_DURATION, 10, 1, true),
     warmupSec: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 3, 0, true),
     connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50, 1, true),
+    detectors: values['no-detectors'] !== true,
     rate: number('--rate', values.rate ?? env.BENCH_RATE, 1000, 0, true),
     // Run in the fixed order whatever order --only lists them in.
     only: SCENARIOS.filter((s) => only.includes(s)),
@@ -230,6 +236,17 @@ async function measure(name: ScenarioName, url: string, options: Options): Promi
   return { measurement: m, fixedRate: f };
 }
 
+/** The detectors' own speed figures, in a process of their own (load generators are stopped by now). */
+async function runDetectorBench(): Promise<boolean> {
+  if (!existsSync(DETECTOR_BENCH)) {
+    log(`${DETECTOR_BENCH} is missing; detector figures skipped`);
+    return false;
+  }
+  const child = spawn(process.execPath, [DETECTOR_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  const code = await new Promise<number | null>((resolveCode) => child.on('close', resolveCode));
+  return code === 0;
+}
+
 async function main(): Promise<number> {
   let options: Options | 'help';
   try {
@@ -263,7 +280,8 @@ async function main(): Promise<number> {
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nresults written to ${options.out}\n`);
-  return outcomes.some(failed) ? 1 : 0;
+  const detectorsOk = options.detectors ? await runDetectorBench() : true;
+  return outcomes.some(failed) || !detectorsOk ? 1 : 0;
 }
 
 // Explicit exit: keep-alive sockets and timers of the load client must not hold the process open.

@@ -1,0 +1,17 @@
+// The detectors' in-process speed figures, printed by `npm run bench` after the load scenarios
+// (also alone: node detectors/dist/bench/main.js). Each detector measures itself; this only runs them.
+import { formatContentPolicySpeed, measureContentPolicySpeed } from '../content-policy/speed.js';
+
+const sections: Array<{ name: string; run: () => Promise<string> }> = [
+  { name: 'content policy', run: async () => formatContentPolicySpeed(await measureContentPolicySpeed()) },
+];
+
+process.stdout.write('\ndetector speed (in-process, one call at a time):\n');
+for (const section of sections) {
+  try {
+    process.stdout.write(`\n${await section.run()}\n`);
+  } catch (error) {
+    process.stdout.write(`\n${section.name}: could not run: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}
