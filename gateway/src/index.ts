@@ -1,3 +1,4 @@
 export * from './upstream/index.js';
 export * from './config/index.js';
 export * from './server/index.js';
+export * from './decision/index.js';
