@@ -1,7 +1,17 @@
 import { createRegistryComponent, REGISTRY_PORT } from '@palisade/admin';
-import { createBundleRepository, envBool, envInt, listen, parseEnv } from '@palisade/core';
-import { buildContentPolicyService, CONTENT_POLICY_PORT } from '@palisade/detectors';
-import { createGatewayComponent, GATEWAY_PORT, loadGatewayConfig } from '@palisade/gateway';
+import { createBundleRepository, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
+import { buildContentPolicyService, buildTranslationService, CONTENT_POLICY_PORT, loadTranslationEnv, TRANSLATION_SERVICE_PORT } from '@palisade/detectors';
+import {
+  buildDecisionService,
+  buildNormalizerService,
+  createGatewayComponent,
+  createNormalizer,
+  createTranslationClient,
+  DECISION_POINT_PORT,
+  GATEWAY_PORT,
+  loadGatewayConfig,
+  NORMALIZER_PORT,
+} from '@palisade/gateway';
 import { createMockLlm } from '@palisade/hack';
 import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
 import type { ComponentContext } from './context.js';
@@ -41,8 +51,44 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'Content Policy Service: blocklists, allowlists and language policies on RE2',
     async start(ctx, port, host) {
       const { app } = buildContentPolicyService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      const url = await listen(app, { port, host });
-      return { url, close: () => app.close() };
+      return serve(app, port, host);
+    },
+  },
+  {
+    name: 'translation',
+    port: TRANSLATION_SERVICE_PORT,
+    description: 'Translation Service: Marian ONNX model from TRANSLATION_MODEL_DIR (503 without one)',
+    async start(ctx, port, host) {
+      const { app } = buildTranslationService({ env: loadTranslationEnv(ctx.env), logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      return serve(app, port, host);
+    },
+  },
+  {
+    name: 'normalizer',
+    port: NORMALIZER_PORT,
+    description: 'Request Normalizer: homoglyphs, zero-width characters, language, translation',
+    async start(ctx, port, host) {
+      // Translation over HTTP: the service started before it in `all`, or TRANSLATION_SERVICE_URL.
+      const translationUrl = ctx.env.TRANSLATION_SERVICE_URL || ctx.urls.translation;
+      const translator = translationUrl
+        ? createTranslationClient({ url: translationUrl, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN, timeoutMs: 5000 })
+        : undefined;
+      const { app } = buildNormalizerService({
+        normalizer: createNormalizer(translator ? { translator } : {}),
+        logger: ctx.logger,
+        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+      });
+      if (translator) app.addHook('onClose', async () => translator.close());
+      return serve(app, port, host);
+    },
+  },
+  {
+    name: 'decision-point',
+    port: DECISION_POINT_PORT,
+    description: 'Decision point (PDP): ALLOW / BLOCK / SANITIZE from a profile and detector results',
+    async start(ctx, port, host) {
+      const { app } = buildDecisionService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      return serve(app, port, host);
     },
   },
   {
@@ -64,8 +110,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
         ctx.logger.info({ component: 'registry', mock: mockUrl }, 'demo provider created: every path of tenant default goes to the mock LLM');
       }
       await registry.start();
-      const url = await listen(registry.app, { port, host });
-      return { url, close: () => registry.app.close() };
+      return serve(registry.app, port, host);
     },
   },
   {
@@ -75,8 +120,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     async start(ctx, port, host) {
       const source = createDatabaseBundleSource(createBundleRepository(await ctx.database()));
       const { app } = buildBundleStore({ source, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      const url = await listen(app, { port, host });
-      return { url, close: () => app.close() };
+      return serve(app, port, host);
     },
   },
   {
@@ -95,11 +139,16 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
         internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
       });
       await gateway.start();
-      const url = await listen(gateway.app, { port, host });
-      return { url, close: () => gateway.app.close() };
+      return serve(gateway.app, port, host);
     },
   },
 ];
+
+/** Listens and hands back what `palisade` needs to stop the app. */
+async function serve(app: Service['app'], port: number, host: string): Promise<RunningComponent> {
+  const url = await listen(app, { port, host });
+  return { url, close: () => app.close() };
+}
 
 export function findComponent(name: string): ComponentDefinition | undefined {
   return COMPONENTS.find((c) => c.name === name);

@@ -63,7 +63,7 @@ t.test('migrate on the embedded database', async (t) => {
   t.match(r.stdout, /database schema at version \d+/);
 });
 
-const COMPONENT_NAMES = ['mock-llm', 'content-policy', 'registry', 'bundle-store', 'gateway'];
+const COMPONENT_NAMES = ['mock-llm', 'content-policy', 'translation', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway'];
 
 t.test('all starts every component, the demo provider answers through the gateway, SIGINT stops cleanly', async (t) => {
   const dir = t.testdir();
@@ -96,7 +96,7 @@ t.test('all starts every component, the demo provider answers through the gatewa
     body: JSON.stringify({ text: 'hello', scope: 'input', policies: [] }),
   });
   t.match(await evaluated.body.json(), { blocked: false, action: null, matches: [], trusted_spans: [] }, 'spec acceptance: empty policy list is not blocked');
-  for (const name of ['registry', 'bundle-store', 'gateway']) {
+  for (const name of ['translation', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway']) {
     const live = await request(`${urls[name]}/health/live`);
     t.equal(live.statusCode, 200, `${name} is live`);
     await live.body.dump();

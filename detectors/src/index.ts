@@ -1,2 +1,3 @@
 export * from "./contract.js";
 export * from "./content-policy/index.js";
+export * from './translation/index.js';

@@ -2,3 +2,4 @@ export * from './upstream/index.js';
 export * from './config/index.js';
 export * from './server/index.js';
 export * from './decision/index.js';
+export * from './normalizer/index.js';
