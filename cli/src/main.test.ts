@@ -71,6 +71,10 @@ t.test('all starts every component, the demo provider answers through the gatewa
   const child = spawn(process.execPath, [MAIN, 'all'], {
     env: { ...process.env, LOG_LEVEL: 'info', PALISADE_DATA_DIR: dir, PALISADE_HOST: '127.0.0.1', ...ports, DATABASE_URL: '', REDIS_URL: '' },
   });
+  // A test that fails or times out must not leave the stack running.
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   let out = '';
   child.stderr.on('data', (d) => (out += d));
   const urls = await new Promise<Record<string, string>>((resolve, reject) => {
