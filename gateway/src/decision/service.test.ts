@@ -84,7 +84,7 @@ t.test('internal token: required by the service, sent by the client', async (t) 
   const base = await startService(t, { internalToken: 's3cret' });
   t.equal((await client(t, base, { internalToken: 's3cret' }).decide(input)).decision, 'SANITIZE');
   const error = await rejection(t, client(t, base).decide(input));
-  t.match(error.message, /answered 401/);
+  t.match(error.message, /X-Internal-Token/);
 });
 
 t.test('the client sends X-Trace-ID and rejects a non-200 or an invalid answer', async (t) => {
@@ -100,7 +100,7 @@ t.test('the client sends X-Trace-ID and rejects a non-200 or an invalid answer',
   t.equal(seen[0]?.['x-trace-id'], 'trace-42');
   t.notOk(seen[0]?.['x-internal-token'], 'no token configured, none sent');
   const invalid = await rejection(t, point.decide(input));
-  t.match(invalid.message, /invalid decision/);
+  t.match(invalid.message, /invalid body/);
 });
 
 t.test('the client gives up after timeoutMs; the caller falls back to the fail-safe decision', async (t) => {
@@ -109,7 +109,7 @@ t.test('the client gives up after timeoutMs; the caller falls back to the fail-s
   const started = Date.now();
   const error = await rejection(t, point.decide(input));
   const elapsed = Date.now() - started;
-  t.match(error.message, /did not answer within 200 ms/);
+  t.match(error.message, /no answer within 200 ms/);
   t.ok(elapsed >= 180 && elapsed < 1500, `elapsed ${elapsed} ms`);
   const fallback = await point.decide(input).catch((e: Error) => decideFailSafe(profile, e.message));
   t.equal(fallback.decision, 'ALLOW', 'fail-open by default');
@@ -122,7 +122,7 @@ t.test('a decision point that is down: rejected at once', async (t) => {
   await app.close();
   const started = Date.now();
   const error = await rejection(t, client(t, base, { timeoutMs: 5000 }).decide(input));
-  t.match(error.message, /could not be reached/);
+  t.match(error.message, /ECONNREFUSED|refused/i);
   t.ok(Date.now() - started < 2000, 'no wait for the timeout');
 });
 
@@ -132,7 +132,7 @@ t.test('a caller abort stops the call', async (t) => {
   const pending = client(t, url, { timeoutMs: 5000 }).decide(input, { signal: controller.signal });
   setTimeout(() => controller.abort(), 50);
   const error = await rejection(t, pending);
-  t.match(error.message, /aborted by the caller/);
+  t.match(error.message, /the caller stopped waiting/);
   const inProcess = createInProcessDecisionPoint().decide(input, { signal: AbortSignal.abort() });
   await t.rejects(inProcess, 'the in-process point refuses an aborted call too');
 });

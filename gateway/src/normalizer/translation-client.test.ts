@@ -5,7 +5,7 @@ import { startTranslationPeer } from './translation-peer.test-util.js';
 t.test('a 200 answer is the translation; token and trace id are sent', async (t) => {
   const peer = await startTranslationPeer();
   t.teardown(() => peer.close());
-  const client = createTranslationClient({ url: `${peer.url}/ignored/path`, internalToken: 's3cret', timeoutMs: 2000 });
+  const client = createTranslationClient({ url: peer.url, internalToken: 's3cret', timeoutMs: 2000 });
   t.teardown(() => client.close());
   t.equal(client.kind, 'translation');
   const r = await client.detect({ text: 'мир привет', source_lang: 'ru', target_lang: 'en' }, { traceId: 'trace-1' });
