@@ -1,6 +1,14 @@
 import { createRegistryComponent, REGISTRY_PORT } from '@palisade/admin';
 import { createBundleRepository, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
-import { buildContentPolicyService, buildTranslationService, CONTENT_POLICY_PORT, loadTranslationEnv, TRANSLATION_SERVICE_PORT } from '@palisade/detectors';
+import {
+  buildContentPolicyService,
+  buildPiiService,
+  buildTranslationService,
+  CONTENT_POLICY_PORT,
+  loadTranslationEnv,
+  PII_DETECTOR_PORT,
+  TRANSLATION_SERVICE_PORT,
+} from '@palisade/detectors';
 import {
   buildDecisionService,
   buildNormalizerService,
@@ -43,6 +51,15 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const mock = createMockLlm();
       const url = await mock.listen(port, host);
       return { url, close: () => mock.close() };
+    },
+  },
+  {
+    name: 'pii',
+    port: PII_DETECTOR_PORT,
+    description: 'PII Detector: every PII type of the spec with checksums, masks and trusted entities',
+    async start(ctx, port, host) {
+      const { app } = buildPiiService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      return serve(app, port, host);
     },
   },
   {

@@ -63,7 +63,7 @@ t.test('migrate on the embedded database', async (t) => {
   t.match(r.stdout, /database schema at version \d+/);
 });
 
-const COMPONENT_NAMES = ['mock-llm', 'content-policy', 'translation', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway'];
+const COMPONENT_NAMES = ['mock-llm', 'pii', 'content-policy', 'translation', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway'];
 
 t.test('all starts every component, the demo provider answers through the gateway, SIGINT stops cleanly', async (t) => {
   const dir = t.testdir();
@@ -100,6 +100,14 @@ t.test('all starts every component, the demo provider answers through the gatewa
     body: JSON.stringify({ text: 'hello', scope: 'input', policies: [] }),
   });
   t.match(await evaluated.body.json(), { blocked: false, action: null, matches: [], trusted_spans: [] }, 'spec acceptance: empty policy list is not blocked');
+  const pii = await request(`${urls.pii}/api/v1/detect`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'write to anna.petrova@example.com or call +7 916 123-45-67', language: 'en' }),
+  });
+  const found = (await pii.body.json()) as { has_pii: boolean; entities: Array<{ type: string }> };
+  t.equal(found.has_pii, true, 'spec acceptance: e-mail and phone found');
+  t.same(found.entities.map((e) => e.type).sort(), ['EMAIL', 'PHONE_NUMBER']);
   for (const name of ['translation', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway']) {
     const live = await request(`${urls[name]}/health/live`);
     t.equal(live.statusCode, 200, `${name} is live`);

@@ -2,3 +2,4 @@ export * from "./contract.js";
 export * from "./content-policy/index.js";
 export * from './translation/index.js';
 export * from "./http-client.js";
+export * from './pii/index.js';

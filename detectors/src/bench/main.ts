@@ -1,8 +1,10 @@
 // The detectors' in-process speed figures, printed by `npm run bench` after the load scenarios
 // (also alone: node detectors/dist/bench/main.js). Each detector measures itself; this only runs them.
 import { formatContentPolicySpeed, measureContentPolicySpeed } from '../content-policy/speed.js';
+import { formatPiiSpeedReport, measurePiiSpeed } from '../pii/speed.js';
 
 const sections: Array<{ name: string; run: () => Promise<string> }> = [
+  { name: 'pii', run: async () => formatPiiSpeedReport(await measurePiiSpeed()) },
   { name: 'content policy', run: async () => formatContentPolicySpeed(await measureContentPolicySpeed()) },
 ];
 

@@ -1,0 +1,25 @@
+import t from 'tap';
+import { Gap, indexDigitGroups } from './digit-groups.js';
+
+const groups = (text: string) => {
+  const index = indexDigitGroups(text);
+  return Array.from({ length: index.count }, (_, g) => text.slice(index.starts[g]!, index.ends[g]!));
+};
+
+t.test('groups are maximal digit runs', async (t) => {
+  t.same(groups('ИНН7707083893, тел. +7 (916) 123-45-67'), ['7707083893', '7', '916', '123', '45', '67']);
+  t.same(groups('no digits'), []);
+  t.same(groups('2024'), ['2024']);
+});
+
+t.test('gaps say how neighbouring groups are joined', async (t) => {
+  const gapsOf = (text: string) => [...indexDigitGroups(text).gaps];
+  t.same(gapsOf('4111 1111\u00a01111-1111'), [Gap.Space, Gap.Space, Gap.Dash]);
+  t.same(gapsOf('+7 (916) 123-45-67'), [Gap.Phone, Gap.Phone, Gap.Dash, Gap.Dash]);
+  t.same(gapsOf('192.168.1.1'), [Gap.Dot, Gap.Dot, Gap.Dot]);
+  t.same(gapsOf('8 - 800'), [Gap.Phone]);
+  t.same(gapsOf('12, 34'), [Gap.Other], 'a comma ends a number');
+  t.same(gapsOf('12\n34'), [Gap.Other], 'a line break ends a number');
+  t.same(gapsOf('12  34'), [Gap.Other], 'two spaces end a number');
+  t.same(gapsOf('12 abc 34'), [Gap.Other]);
+});

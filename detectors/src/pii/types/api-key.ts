@@ -1,0 +1,246 @@
+// API_KEY: keys of the vendors people paste most, each recognised by its documented prefix and alphabet,
+// plus secrets assigned to a key-like name in configs and headers ("api_key: …", "X-API-Key: …",
+// "Authorization: Bearer …"). A vendor key must be a whole run of [A-Za-z0-9_-] (so "sk-" inside
+// "task-force" or "risk-based" never starts one), fit the vendor's alphabet and length, and look random:
+// letters, at least eight distinct characters, and a digit or both letter cases (a digit for long
+// bodies and for the bare "sk-"), so "sk-your-key-here" and "AKIAXXXXXXXXXXXXXXXX" are not keys.
+// GitHub tokens are their own type (github-token.ts).
+// Mask (spec): the vendor prefix kept, every other character replaced by "*"; a secret found by its
+// key name has no vendor prefix and is masked whole.
+import type { PiiCandidate, PiiRule } from '../rule.js';
+import { isAsciiAlnum, isDigit, isHexDigit, isTokenChar } from '../text/chars.js';
+import { longestAlnumRun, looksRandom } from '../text/randomness.js';
+import { prefixAlternation } from '../text/prefix-regex.js';
+import { maskAfter } from '../text/mask-text.js';
+
+type Alphabet = 'token' | 'alnum' | 'upper' | 'hex';
+
+interface VendorKey {
+  vendor: string;
+  prefix: string;
+  /** Length of the part after the prefix. */
+  min: number;
+  max: number;
+  alphabet: Alphabet;
+}
+
+const key = (vendor: string, prefix: string, min: number, max: number, alphabet: Alphabet): VendorKey => ({ vendor, prefix, min, max, alphabet });
+
+/** Longest prefixes first, so "sk-ant-" and "sk-proj-" win over "sk-". */
+export const VENDOR_KEYS: readonly VendorKey[] = [
+  key('anthropic', 'sk-ant-', 32, 250, 'token'),
+  ...['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'].map((p) => key('openai', p, 20, 300, 'token')),
+  ...['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'pk_live_', 'pk_test_'].map((p) => key('stripe', p, 16, 247, 'alnum')),
+  key('stripe', 'whsec_', 24, 100, 'alnum'),
+  ...['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-'].map((p) => key('slack', p, 10, 250, 'token')),
+  key('google', 'AIza', 35, 35, 'token'),
+  ...['AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'].map((p) => key('aws', p, 16, 16, 'upper')),
+  key('huggingface', 'hf_', 30, 40, 'alnum'),
+  key('gitlab', 'glpat-', 20, 64, 'token'),
+  key('npm', 'npm_', 36, 36, 'alnum'),
+  key('groq', 'gsk_', 40, 64, 'alnum'),
+  key('xai', 'xai-', 40, 100, 'alnum'),
+  key('replicate', 'r8_', 30, 40, 'alnum'),
+  key('perplexity', 'pplx-', 40, 64, 'alnum'),
+  key('digitalocean', 'dop_v1_', 64, 64, 'hex'),
+  ...['shpat_', 'shpss_', 'shpca_', 'shppa_'].map((p) => key('shopify', p, 32, 32, 'hex')),
+  key('yandex-cloud', 'AQVN', 30, 60, 'token'),
+  key('yandex-oauth', 'y0_', 40, 120, 'token'),
+  key('mailgun', 'key-', 32, 32, 'hex'),
+  key('twilio', 'SK', 32, 32, 'hex'),
+  // OpenAI's classic keys, DeepSeek and the many OpenAI-compatible APIs: "sk-" and a random body.
+  key('openai-compatible', 'sk-', 20, 200, 'token'),
+].sort((a, b) => b.prefix.length - a.prefix.length);
+
+const SLACK_WEBHOOK = 'https://hooks.slack.com/services/';
+
+function alphabetOk(body: string, alphabet: Alphabet): boolean {
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    const ok =
+      alphabet === 'token' ? isTokenChar(c) : alphabet === 'alnum' ? isAsciiAlnum(c) : alphabet === 'hex' ? isHexDigit(c) : isDigit(c) || (c >= 65 && c <= 90);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** The vendor key a whole token run is, if any. */
+export function vendorKeyOf(run: string): VendorKey | undefined {
+  for (const vendor of VENDOR_KEYS) {
+    if (!run.startsWith(vendor.prefix)) continue;
+    const body = run.slice(vendor.prefix.length);
+    if (body.length < vendor.min || body.length > vendor.max || !alphabetOk(body, vendor.alphabet)) continue;
+    // AWS ids are upper case only; long bodies (40+) without a digit are words, not keys.
+    const randomness = vendor.alphabet === 'upper' ? looksRandom(body, { minDistinct: 6, require: 'none' }) : looksRandom(body, { require: vendor.min >= 40 || vendor.prefix === 'sk-' ? 'digit' : 'digit-or-mixed-case' });
+    if (!randomness) continue;
+    // A bare "sk-" is the weakest prefix: demand a long random stretch, which hyphenated words lack.
+    if (vendor.prefix === 'sk-' && longestAlnumRun(body) < 16) continue;
+    return vendor;
+  }
+  return undefined;
+}
+
+/**
+ * Runs of [A-Za-z0-9_-] that start with a vendor prefix. The regex engine finds the prefixes (literal
+ * alternatives, then one greedy class run: no backtracking), several times faster than visiting every
+ * character in JavaScript; the token boundary before the prefix is checked here, not by a lookbehind,
+ * which would run at every position.
+ */
+const VENDOR_RUN = `${prefixAlternation(VENDOR_KEYS.map((v) => v.prefix))}[A-Za-z0-9_-]*`;
+
+function vendorKeys(text: string, out: PiiCandidate[]): void {
+  const runs = new RegExp(VENDOR_RUN, 'g');
+  for (let m = runs.exec(text); m !== null; m = runs.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    // Inside a longer run ("task-force", "risk-based"): not at a token boundary.
+    if (start > 0 && isTokenChar(text.charCodeAt(start - 1))) continue;
+    // Twilio's "SK…" and AWS ids are upper-case words too: they must not be glued to a preceding dot.
+    if (start > 0 && text.charCodeAt(start - 1) === 46 && isAsciiAlnum(text.charCodeAt(start - 2))) continue;
+    const vendor = vendorKeyOf(m[0]);
+    if (vendor) out.push({ start, end, score: vendor.prefix === 'sk-' ? 0.9 : 0.95 });
+  }
+}
+
+/** SendGrid: "SG." + 22 + "." + 43 characters of [A-Za-z0-9_-]. */
+function sendgridKeys(text: string, out: PiiCandidate[]): void {
+  for (let at = text.indexOf('SG.'); at !== -1; at = text.indexOf('SG.', at + 3)) {
+    if (at > 0 && isTokenChar(text.charCodeAt(at - 1))) continue;
+    let i = at + 3;
+    const first = i;
+    while (i < text.length && isTokenChar(text.charCodeAt(i))) i++;
+    if (i - first !== 22 || text.charCodeAt(i) !== 46) continue;
+    const second = ++i;
+    while (i < text.length && isTokenChar(text.charCodeAt(i))) i++;
+    if (i - second !== 43) continue;
+    out.push({ start: at, end: i, score: 0.95 });
+  }
+}
+
+/** Telegram bot tokens: the bot id (8-10 digits), ":", then 35 characters starting with "AA". */
+function telegramTokens(text: string, out: PiiCandidate[]): void {
+  for (let colon = text.indexOf(':AA'); colon !== -1; colon = text.indexOf(':AA', colon + 3)) {
+    let start = colon;
+    while (start > 0 && colon - start < 11 && isDigit(text.charCodeAt(start - 1))) start--;
+    const id = colon - start;
+    if (id < 8 || id > 10 || (start > 0 && isTokenChar(text.charCodeAt(start - 1)))) continue;
+    let end = colon + 1;
+    while (end < text.length && isTokenChar(text.charCodeAt(end))) end++;
+    if (end - colon - 1 !== 35 || !looksRandom(text.slice(colon + 1, end))) continue;
+    out.push({ start, end, score: 0.95 });
+  }
+}
+
+/** Slack incoming webhooks carry their secret in the URL path. */
+function slackWebhooks(text: string, out: PiiCandidate[]): void {
+  for (let at = text.indexOf(SLACK_WEBHOOK); at !== -1; at = text.indexOf(SLACK_WEBHOOK, at + 1)) {
+    let i = at + SLACK_WEBHOOK.length;
+    while (i < text.length && (isTokenChar(text.charCodeAt(i)) || text.charCodeAt(i) === 47)) i++;
+    const path = text.slice(at + SLACK_WEBHOOK.length, i).replace(/\/+$/, '');
+    if (path.split('/').length === 3 && path.length >= 30) out.push({ start: at, end: at + SLACK_WEBHOOK.length + path.length, score: 0.95 });
+  }
+}
+
+// ---- Secrets named by their key ("api_key = …") ----
+
+/** Key names (lower-cased, without "-", "_", ".") whose value is a credential. */
+const SECRET_NAME_ENDINGS = ['apikey', 'apisecret', 'apitoken', 'secretkey', 'accesskey', 'accesstoken', 'authtoken', 'refreshtoken', 'clientsecret', 'appsecret', 'privatetoken', 'secret', 'token', 'bearer'];
+/** Names that end like a secret but hold paging cursors or counters. */
+const NOT_SECRET_NAMES = ['page', 'next', 'continuation', 'cursor', 'sync', 'max', 'count', 'limit'];
+/** Values that are instructions or already hidden, not secrets. */
+const PLACEHOLDER = /your|xxxx|placeholder|changeme|redacted|dummy|\*\*\*|here|insert|replace/i;
+const MAX_NAME = 48;
+const MAX_VALUE = 512;
+const MIN_VALUE = 16;
+
+const isNameChar = (c: number) => isTokenChar(c) || c === 46;
+/** Characters of a secret value; "=" only as base64 padding at its end (see secretValue). */
+const isValueChar = (c: number) => isTokenChar(c) || c === 46 || c === 43 || c === 47 || c === 126; /* . + / ~ */
+const isQuote = (c: number) => c === 34 || c === 39 || c === 96;
+const isBlank = (c: number) => c === 32 || c === 9;
+
+function secretName(name: string): boolean {
+  let normal = '';
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c !== 45 && c !== 95 && c !== 46) normal += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
+  }
+  if (!SECRET_NAME_ENDINGS.some((ending) => normal.endsWith(ending))) return false;
+  return !NOT_SECRET_NAMES.some((word) => normal.includes(word));
+}
+
+/** The value that starts at `from` (after an optional quote), or undefined. */
+function secretValue(text: string, from: number): PiiCandidate | undefined {
+  let i = from;
+  if (i < text.length && isQuote(text.charCodeAt(i))) i++;
+  const start = i;
+  while (i < text.length && isValueChar(text.charCodeAt(i)) && i - start <= MAX_VALUE) i++;
+  for (let pad = 0; pad < 2 && text.charCodeAt(i) === 61; pad++) i++;
+  let end = i;
+  while (end > start && (text.charCodeAt(end - 1) === 46 || text.charCodeAt(end - 1) === 44)) end--;
+  const value = text.slice(start, end);
+  if (value.length < MIN_VALUE || value.length > MAX_VALUE) return undefined;
+  if (value.startsWith('/') || value.startsWith('.') || PLACEHOLDER.test(value) || !looksRandom(value, { require: 'digit' })) return undefined;
+  return { start, end, score: 0.7 };
+}
+
+/**
+ * Where a secret name ends: "key", "token", "secret" (then an optional closing quote, blanks and ":",
+ * "=" or "=>"), or "bearer " for "Authorization: Bearer …". Literal alternatives and one blank run, so
+ * a match attempt never backtracks more than the blanks after one name.
+ */
+const SECRET_SEPARATOR = '(?:key|token|secret)["\'`]?[ \\t]*(?:=>?|:)|bearer ';
+
+/** "name: value", "name=value", "\"name\": \"value\"", "name => value", "Bearer value". */
+function namedSecrets(text: string, out: PiiCandidate[]): void {
+  // Names repeat (every line of a config has its key); each distinct name is judged once per call.
+  const names = new Map<string, boolean>();
+  const isSecretName = (name: string) => {
+    let known = names.get(name);
+    if (known === undefined) names.set(name, (known = secretName(name)));
+    return known;
+  };
+  const separators = new RegExp(SECRET_SEPARATOR, 'gi');
+  for (let m = separators.exec(text); m !== null; m = separators.exec(text)) {
+    const after = m.index + m[0].length;
+    if (m[0].endsWith(' ')) {
+      // "Bearer <value>": a word of its own.
+      if (m.index > 0 && isNameChar(text.charCodeAt(m.index - 1))) continue;
+      const found = secretValue(text, after);
+      if (found) out.push({ ...found, score: 0.75 });
+      continue;
+    }
+    // The whole name, back from the end of "key"/"token"/"secret".
+    const nameEnd = m.index + m[0].search(/["'`\s:=]|$/);
+    let j = nameEnd;
+    while (j > 0 && isNameChar(text.charCodeAt(j - 1)) && nameEnd - j <= MAX_NAME) j--;
+    if (nameEnd - j < 5 || nameEnd - j > MAX_NAME || !isSecretName(text.slice(j, nameEnd))) continue;
+    // The value after the separator, past blanks; "Authorization: Bearer …" is read at "Bearer ".
+    let k = after;
+    while (k < text.length && isBlank(text.charCodeAt(k))) k++;
+    if (text.slice(k, k + 7).toLowerCase() === 'bearer ') continue;
+    const found = secretValue(text, k);
+    if (found) out.push(found);
+  }
+}
+
+const MASK_PREFIXES = [SLACK_WEBHOOK, 'SG.', ...VENDOR_KEYS.map((v) => v.prefix)];
+
+export const apiKeyRule: PiiRule = {
+  type: 'API_KEY',
+  scan(input) {
+    const out: PiiCandidate[] = [];
+    vendorKeys(input.text, out);
+    sendgridKeys(input.text, out);
+    telegramTokens(input.text, out);
+    slackWebhooks(input.text, out);
+    namedSecrets(input.text, out);
+    return out;
+  },
+  mask(value) {
+    const telegram = /^\d{8,10}:/.exec(value);
+    if (telegram) return maskAfter(value, telegram[0].length);
+    const prefix = MASK_PREFIXES.find((p) => value.startsWith(p)) ?? '';
+    return maskAfter(value, prefix.length);
+  },
+};

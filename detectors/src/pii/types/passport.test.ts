@@ -1,0 +1,34 @@
+import t from 'tap';
+import { found } from '../test-util.js';
+import { passportRule } from './passport.js';
+
+const passports = (text: string) => found(text, 'PASSPORT_RF', { language: 'ru' });
+
+t.test('series and number in the forms people write', async (t) => {
+  t.same(passports('Паспорт серия 45 08 № 123456 выдан ОВД'), ['45 08 № 123456']);
+  t.same(passports('серия 4508 номер 123456'), ['4508 номер 123456']);
+  t.same(passports('паспорт: 4508 123456'), ['4508 123456']);
+  t.same(passports('паспорт 4508123456'), ['4508123456'], 'ten digits together with a passport word');
+  t.same(passports('паспорт4508123456'), ['4508123456'], 'glued to the word');
+  t.same(passports('серия: 4508, номер: 123456'), ['4508, номер: 123456']);
+  t.same(passports('Passport No. 4508 123456'), ['4508 123456']);
+  t.same(passports('паспорт 4508-123456'), ['4508-123456'], 'a dash next to a passport word');
+  t.same(passports('45 08 123456'), ['45 08 123456'], 'the grouped form alone');
+  t.same(passports('4508 № 123456'), ['4508 № 123456']);
+  t.same(passports('{"passport":"4508 123456"}'), ['4508 123456']);
+});
+
+t.test('other numbers are not passports', async (t) => {
+  t.same(passports('4508123456'), [], 'ten digits without a passport word');
+  t.same(passports('4567 123456'), [], 'year 67: no such blank');
+  t.same(passports('00 08 123456'), [], 'region 00');
+  t.same(passports('4508 12345'), [], 'five-digit number');
+  t.same(passports('номер заказа 4508 123456'), [], 'an order');
+  t.same(passports('2024-123456'), [], 'a dashed number without a passport word');
+  t.same(passports('паспорт будет готов 15.03.2024'), []);
+});
+
+t.test('mask: all digits, the rest kept (our choice)', async (t) => {
+  t.equal(passportRule.mask('45 08 № 123456'), '** ** № ******');
+  t.equal(passportRule.mask('4508123456'), '**********');
+});
