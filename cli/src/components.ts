@@ -3,10 +3,14 @@ import { createBundleRepository, envBool, envInt, listen, parseEnv, type Service
 import {
   buildContentPolicyService,
   buildPiiService,
+  buildThreatService,
   buildTranslationService,
   CONTENT_POLICY_PORT,
+  createThreatDetector,
   loadTranslationEnv,
   PII_DETECTOR_PORT,
+  THREAT_DETECTOR_PORT,
+  threatDetectorConfigFromEnv,
   TRANSLATION_SERVICE_PORT,
 } from '@palisade/detectors';
 import {
@@ -59,6 +63,17 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'PII Detector: every PII type of the spec with checksums, masks and trusted entities',
     async start(ctx, port, host) {
       const { app } = buildPiiService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      return serve(app, port, host);
+    },
+  },
+  {
+    name: 'threat',
+    port: THREAT_DETECTOR_PORT,
+    description: 'Threat Detector: the ONNX jailbreak / prompt-injection classifier (English and Russian)',
+    async start(ctx, port, host) {
+      const { device, modelPath } = threatDetectorConfigFromEnv(ctx.env);
+      const detector = await createThreatDetector({ device, ...(modelPath ? { modelPath } : {}), logger: ctx.logger });
+      const { app } = buildThreatService({ detector, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
       return serve(app, port, host);
     },
   },

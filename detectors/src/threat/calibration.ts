@@ -1,0 +1,147 @@
+// Calibration: Platt scaling of the head's prompt logit, extended with the signal families as rule
+// inputs: probability = sigmoid(a·logit + Σ c_k·rule_k + b). It is fitted only on out-of-fold logits
+// (cross-fitting by source group, train/recipe.ts), so `a` says how far the head's logit can be
+// trusted on an unseen source and each c_k how much a rule adds beyond it; c_k ≥ 0 (a rule is evidence
+// of an attack, never of innocence) and an L2 penalty keeps rare rules modest. Without rules this is
+// exactly Platt's method (his smoothed targets, a Newton solver with line search). The fitted values
+// are folded into the ONNX graph's `probability` output.
+import { threatSigmoid } from './head.js';
+
+export interface ThreatCalibration {
+  a: number;
+  b: number;
+  /** One weight per rule input (THREAT_SIGNAL_FAMILIES order); empty for plain Platt scaling. */
+  ruleWeights: number[];
+}
+
+export interface ThreatCalibrationOptions {
+  /** L2 penalty on the rule weights (in units of the summed log-loss). */
+  l2: number;
+}
+
+export const THREAT_CALIBRATION_DEFAULTS: ThreatCalibrationOptions = { l2: 1 };
+
+/** Solves A x = y (A symmetric positive definite, small) by Gaussian elimination with pivoting. */
+function solve(A: number[][], y: number[]): number[] {
+  const n = y.length;
+  const M = A.map((row, i) => [...row, y[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(M[r]![col]!) > Math.abs(M[pivot]![col]!)) pivot = r;
+    [M[col], M[pivot]] = [M[pivot]!, M[col]!];
+    const d = M[col]![col]!;
+    if (Math.abs(d) < 1e-300) throw new Error('singular system in calibration');
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = M[r]![col]! / d;
+      for (let c = col; c <= n; c++) M[r]![c]! -= f * M[col]![c]!;
+    }
+  }
+  return M.map((row, i) => row[n]! / row[i]!);
+}
+
+/**
+ * Fits the calibration. `rules[i]` holds row i's rule inputs (0/1), all of the same length (0 for
+ * plain Platt). Rules that end negative are pinned at 0 and the rest refitted (an active-set method).
+ */
+export function fitThreatCalibration(
+  logits: ArrayLike<number>,
+  rules: ReadonlyArray<ArrayLike<number>>,
+  labels: ArrayLike<number>,
+  options: ThreatCalibrationOptions = THREAT_CALIBRATION_DEFAULTS,
+): ThreatCalibration {
+  const n = logits.length;
+  if (n === 0 || labels.length !== n || rules.length !== n) throw new Error('fitThreatCalibration: need one label and one rule vector per logit');
+  const K = rules[0]!.length;
+  let positives = 0;
+  for (let i = 0; i < n; i++) positives += labels[i] === 1 ? 1 : 0;
+  const negatives = n - positives;
+  const hi = (positives + 1) / (positives + 2);
+  const lo = 1 / (negatives + 2);
+
+  // Parameters: [a, c_0 … c_{K-1}, b].
+  const P = K + 2;
+  const x = (i: number, j: number): number => (j === 0 ? logits[i]! : j === P - 1 ? 1 : rules[i]![j - 1]!);
+  const theta = new Array<number>(P).fill(0);
+  theta[P - 1] = Math.log((positives + 1) / (negatives + 1));
+  const free = new Array<boolean>(P).fill(true);
+
+  const loss = (t: number[]): number => {
+    let f = 0;
+    for (let i = 0; i < n; i++) {
+      let z = 0;
+      for (let j = 0; j < P; j++) z += t[j]! * x(i, j);
+      const target = labels[i] === 1 ? hi : lo;
+      // -[t log σ(z) + (1-t) log(1-σ(z))], stable for either sign of z.
+      f += z >= 0 ? (1 - target) * z + Math.log1p(Math.exp(-z)) : -target * z + Math.log1p(Math.exp(z));
+    }
+    for (let k = 1; k <= K; k++) f += (options.l2 / 2) * t[k]! ** 2;
+    return f;
+  };
+
+  for (let round = 0; round <= K; round++) {
+    let current = loss(theta);
+    for (let iteration = 0; iteration < 100; iteration++) {
+      const grad = new Array<number>(P).fill(0);
+      const hess = Array.from({ length: P }, () => new Array<number>(P).fill(0));
+      for (let i = 0; i < n; i++) {
+        let z = 0;
+        for (let j = 0; j < P; j++) z += theta[j]! * x(i, j);
+        const p = threatSigmoid(z);
+        const d1 = p - (labels[i] === 1 ? hi : lo);
+        const d2 = Math.max(p * (1 - p), 1e-12);
+        for (let j = 0; j < P; j++) {
+          const xj = x(i, j);
+          if (xj === 0) continue;
+          grad[j]! += d1 * xj;
+          for (let k = 0; k < P; k++) hess[j]![k]! += d2 * xj * x(i, k);
+        }
+      }
+      for (let k = 1; k <= K; k++) {
+        grad[k]! += options.l2 * theta[k]!;
+        hess[k]![k]! += options.l2;
+      }
+      const idx = [...Array(P).keys()].filter((j) => free[j]);
+      for (const j of idx) hess[j]![j]! += 1e-9;
+      const step = solve(
+        idx.map((j) => idx.map((k) => hess[j]![k]!)),
+        idx.map((j) => -grad[j]!),
+      );
+      const slope = idx.reduce((s, j, m) => s + grad[j]! * step[m]!, 0);
+      if (-slope < 1e-10) break;
+      let size = 1;
+      let accepted = false;
+      while (size > 1e-10) {
+        const candidate = [...theta];
+        idx.forEach((j, m) => (candidate[j] = theta[j]! + size * step[m]!));
+        const value = loss(candidate);
+        if (value <= current + 1e-4 * size * slope) {
+          theta.splice(0, P, ...candidate);
+          current = value;
+          accepted = true;
+          break;
+        }
+        size /= 2;
+      }
+      if (!accepted) break;
+    }
+    const negative = [...Array(K).keys()].map((k) => k + 1).filter((j) => free[j] && theta[j]! < 0);
+    if (negative.length === 0) break;
+    for (const j of negative) {
+      free[j] = false;
+      theta[j] = 0;
+    }
+  }
+  return { a: theta[0]!, b: theta[P - 1]!, ruleWeights: theta.slice(1, P - 1) };
+}
+
+/** Plain Platt scaling: the calibration without rule inputs. */
+export function fitThreatPlatt(logits: ArrayLike<number>, labels: ArrayLike<number>): ThreatCalibration {
+  return fitThreatCalibration(logits, Array.from({ length: logits.length }, () => []), labels);
+}
+
+export function applyThreatCalibration(calibration: ThreatCalibration, logit: number, rules: ArrayLike<number> = []): number {
+  let z = calibration.a * logit + calibration.b;
+  for (let k = 0; k < calibration.ruleWeights.length; k++) z += calibration.ruleWeights[k]! * (rules[k] ?? 0);
+  return threatSigmoid(z);
+}

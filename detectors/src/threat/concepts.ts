@@ -1,0 +1,125 @@
+// A small bilingual lexicon of the concepts injections are made of (ignore / previous / instructions /
+// reveal / system…). Words of either language map to the same concept tokens, and concept n-grams
+// ("REVEAL ALL SYSTEM INSTRUCTION") become features. That is how an attack phrased in Russian borrows
+// what the model learnt from English rows and the other way round, and how a paraphrase with new
+// words but the same structure still looks like an attack.
+
+export interface ThreatConcept {
+  readonly name: string;
+  /** Words that start with one of these (lower-case) map to the concept. */
+  readonly prefixes: readonly string[];
+  /** Words equal to one of these map to the concept (short words, where a prefix would over-match). */
+  readonly words?: readonly string[];
+}
+
+export const THREAT_CONCEPTS: readonly ThreatConcept[] = [
+  {
+    name: 'IGNORE',
+    prefixes: ['ignor', 'disregard', 'forget', 'forgot', 'overrid', 'bypass', 'neglect', 'abandon', 'игнор', 'проигнор', 'забудь', 'забуд', 'забыв', 'забыть', 'пренебр', 'отбрось', 'отброс', 'отмен', 'обойд', 'обход'],
+    words: ['skip', 'drop', 'cancel'],
+  },
+  {
+    name: 'PREVIOUS',
+    prefixes: ['previous', 'prior', 'earlier', 'preceding', 'former', 'original', 'initial', 'предыдущ', 'прошл', 'ранее', 'ранн', 'вышеуказ', 'вышеизлож', 'прежн', 'исходн', 'изначальн', 'первоначальн', 'начальн'],
+    words: ['above', 'before', 'выше', 'старые', 'старых'],
+  },
+  {
+    name: 'INSTRUCTION',
+    prefixes: ['instruct', 'rule', 'directive', 'guideline', 'prompt', 'command', 'polic', 'restrict', 'constrain', 'programming', 'configur', 'setting', 'инструкц', 'правил', 'директив', 'указани', 'промпт', 'команд', 'приказ', 'ограничен', 'настройк', 'конфигурац', 'установк', 'политик', 'запрет'],
+    words: ['orders', 'guidance'],
+  },
+  {
+    name: 'SYSTEM',
+    prefixes: ['system', 'hidden', 'secret', 'internal', 'confidential', 'developer', 'private', 'backend', 'систем', 'скрыт', 'секрет', 'внутренн', 'конфиденц', 'служебн', 'разработчик', 'приватн', 'тайн', 'закрыт'],
+  },
+  {
+    name: 'REVEAL',
+    prefixes: ['reveal', 'show', 'print', 'repeat', 'output', 'display', 'leak', 'disclos', 'recit', 'dump', 'expos', 'reproduc', 'spell', 'divulg', 'покаж', 'покази', 'выведи', 'вывест', 'выведит', 'вывод', 'раскр', 'повтор', 'напиш', 'расскаж', 'скажи', 'скажит', 'сообщ', 'перечисл', 'процитир', 'цитир', 'воспроизв', 'распечат', 'подели', 'озвуч', 'продемонстр', 'отобраз', 'опубликуй', 'выдай'],
+    words: ['share', 'tell', 'give', 'list', 'write', 'дай', 'дайте'],
+  },
+  {
+    name: 'CREDENTIAL',
+    prefixes: ['password', 'passcode', 'passphrase', 'credential', 'token', 'apikey', 'парол', 'ключ', 'токен', 'учётн', 'учетн', 'кодов'],
+    words: ['key', 'keys', 'pin'],
+  },
+  {
+    name: 'ALL',
+    prefixes: ['entire', 'verbatim', 'exact', 'complete', 'целик', 'дословн', 'полност', 'полн', 'кажд', 'точн'],
+    words: ['all', 'every', 'everything', 'full', 'whole', 'each', 'все', 'всё', 'весь', 'вся', 'всю', 'всех'],
+  },
+  {
+    name: 'PERSONA',
+    prefixes: ['pretend', 'roleplay', 'persona', 'character', 'simulat', 'imperson', 'притвор', 'представь', 'вообраз', 'изобраз', 'сыграй', 'играй', 'персонаж', 'роль', 'роли'],
+    words: ['act', 'role'],
+  },
+  {
+    name: 'UNRESTRICTED',
+    prefixes: ['unrestrict', 'unfilter', 'uncensor', 'unlimit', 'amoral', 'unethic', 'jailbr', 'unbound', 'lawless', 'неогранич', 'нецензур', 'аморальн', 'безнравств', 'джейлбр', 'взлом', 'беспредел'],
+    words: ['dan', 'freedom', 'unchained', 'evil'],
+  },
+  {
+    name: 'SAFETY',
+    prefixes: ['refus', 'declin', 'apolog', 'warning', 'disclaim', 'moral', 'ethic', 'censor', 'filter', 'safety', 'safeguard', 'guardrail', 'отказ', 'извин', 'предупрежд', 'морал', 'этик', 'этич', 'цензур', 'фильтр', 'безопасн', 'модерац'],
+  },
+  {
+    name: 'NEW',
+    prefixes: ['instead', 'updated', 'henceforth', 'теперь', 'отныне', 'вместо', 'обновл'],
+    words: ['new', 'now', 'новые', 'новая', 'новое', 'новый', 'новых'],
+  },
+  {
+    name: 'RESPOND',
+    prefixes: ['respon', 'answer', 'repl', 'ответ', 'отвеч'],
+  },
+  {
+    name: 'BEGIN',
+    prefixes: ['begin', 'start', 'prefix', 'начни', 'начина', 'начать', 'начнит'],
+  },
+  {
+    name: 'NEGATE',
+    prefixes: ['never', 'никогда'],
+    words: ['not', "don't", 'dont', 'no', 'without', 'не', 'нет', 'без', 'ни'],
+  },
+  {
+    name: 'YOUR',
+    prefixes: ['yourself', 'твой', 'твоя', 'твои', 'твоё', 'твое', 'твоих', 'твоим', 'свой', 'своя', 'свои', 'своё', 'свое', 'своих', 'своим', 'ваш'],
+    words: ['your', 'you', 'ты', 'тебе', 'тебя', 'вы', 'вам', 'вас'],
+  },
+  {
+    name: 'MODE',
+    prefixes: ['mode', 'режим'],
+  },
+];
+
+export interface ThreatConceptLexicon {
+  /** The concept index of a lower-case word, or -1. */
+  lookup(word: string): number;
+  readonly names: readonly string[];
+}
+
+/** Indexes the lexicon by the first two characters of each prefix, so a lookup tries only a few. */
+export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = THREAT_CONCEPTS): ThreatConceptLexicon {
+  const exact = new Map<string, number>();
+  const byStart = new Map<string, Array<{ prefix: string; concept: number }>>();
+  concepts.forEach((c, concept) => {
+    for (const w of c.words ?? []) exact.set(w, concept);
+    for (const prefix of c.prefixes) {
+      const key = prefix.slice(0, 2);
+      const list = byStart.get(key) ?? [];
+      list.push({ prefix, concept });
+      byStart.set(key, list);
+    }
+  });
+  for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
+  return {
+    names: concepts.map((c) => c.name),
+    lookup: (word) => {
+      const hit = exact.get(word);
+      if (hit !== undefined) return hit;
+      if (word.length < 3) return -1;
+      const list = byStart.get(word.slice(0, 2));
+      if (!list) return -1;
+      for (const { prefix, concept } of list) if (word.startsWith(prefix)) return concept;
+      return -1;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+// The in-process threat detector: the committed ONNX model behind the detector contract. Features are
+// computed on the event loop (about a millisecond for a 2 KB prompt); the model runs in onnxruntime's
+// own threads through its async run, so the event loop stays free while it scores.
+import * as ort from 'onnxruntime-node';
+import { PalisadeError, toPalisadeError } from '@palisade/core';
+import type { Detector, DetectorCallOptions } from '../contract.js';
+import { createThreatSession, type ThreatDevice, type ThreatLogger } from './device.js';
+import { createThreatFeatureExtractor, type ThreatSparseVector } from './features.js';
+import { THREAT_LIMITS } from './limits.js';
+import { loadThreatModelFiles, threatModelPath, type ThreatModelMetadata } from './model-files.js';
+import { THREAT_ONNX_INPUTS, THREAT_ONNX_OUTPUTS } from './onnx-graph.js';
+import { ThreatDetectRequestSchema, type ThreatDetectRequest, type ThreatDetectResponse } from './schemas.js';
+import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
+
+export interface ThreatDetectorOptions {
+  /** An .onnx file with its .json metadata beside it; default: the committed model. */
+  modelPath?: string;
+  /** Default `cpu`; `cuda` falls back to the CPU with one warning when CUDA cannot be used. */
+  device?: ThreatDevice;
+  logger?: ThreatLogger;
+  /** Decision threshold when the request carries none (default 0.5). */
+  threshold?: number;
+  /** Threads per onnxruntime run (default 1: concurrent requests use the cores). */
+  intraOpThreads?: number;
+}
+
+export interface ThreatScoreResult {
+  /** Calibrated probability of a jailbreak or prompt injection. */
+  score: number;
+  signals: ThreatSignalFamily[];
+  windows: number;
+}
+
+export interface ThreatDeviceInfo {
+  device: ThreatDevice;
+  requested_device: ThreatDevice;
+  execution_providers: string[];
+  backend: 'onnxruntime';
+  onnxruntime_version: string;
+  model_version: string;
+}
+
+export interface ThreatDetector extends Detector<ThreatDetectRequest, ThreatDetectResponse> {
+  readonly kind: 'threat';
+  readonly modelVersion: string;
+  readonly metadata: ThreatModelMetadata;
+  /** The device in use (may differ from the one asked for). */
+  readonly device: ThreatDevice;
+  deviceInfo(): ThreatDeviceInfo;
+  /** Scores a raw prompt (normalisation included); what detect() runs after validation. */
+  score(prompt: string, options?: Pick<DetectorCallOptions, 'signal'>): Promise<ThreatScoreResult>;
+  close(): Promise<void>;
+}
+
+const stderrLogger: ThreatLogger = { warn: (message) => process.stderr.write(`${message}\n`) };
+
+/** Windows padded to the longest into [windows, features] tensors; padding has value 0. */
+export function packThreatWindows(windows: readonly ThreatSparseVector[]): { indices: Int32Array; values: Float32Array; width: number } {
+  const width = Math.max(1, ...windows.map((w) => w.indices.length));
+  const indices = new Int32Array(windows.length * width);
+  const values = new Float32Array(windows.length * width);
+  windows.forEach((w, i) => {
+    indices.set(w.indices, i * width);
+    values.set(w.values, i * width);
+  });
+  return { indices, values, width };
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new DOMException('The threat detection was aborted', 'AbortError');
+}
+
+export async function createThreatDetector(options: ThreatDetectorOptions = {}): Promise<ThreatDetector> {
+  const logger = options.logger ?? stderrLogger;
+  const model = await loadThreatModelFiles(options.modelPath ?? threatModelPath());
+  const { metadata } = model;
+  const extractor = createThreatFeatureExtractor(metadata.features);
+  const { session, device, requestedDevice, executionProviders } = await createThreatSession(model.bytes, {
+    device: options.device ?? 'cpu',
+    intraOpThreads: options.intraOpThreads ?? 1,
+    logger,
+  });
+  const defaultThreshold = options.threshold ?? THREAT_LIMITS.defaultThreshold;
+  // The graph's rule input follows the metadata's order, which may differ from this build's families.
+  const ruleOrder = metadata.ruleInputs.map((family) => THREAT_SIGNAL_FAMILIES.indexOf(family));
+  let closed = false;
+
+  const run = async (windows: readonly ThreatSparseVector[], rules: Float32Array): Promise<number> => {
+    const packed = packThreatWindows(windows);
+    const feeds: Record<string, ort.Tensor> = {
+      [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [windows.length, packed.width]),
+      [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [windows.length, packed.width]),
+    };
+    if (ruleOrder.length > 0) feeds[THREAT_ONNX_INPUTS.rules] = new ort.Tensor('float32', Float32Array.from(ruleOrder, (k) => rules[k] ?? 0), [ruleOrder.length]);
+    const output = await session.run(feeds, [THREAT_ONNX_OUTPUTS.probability]);
+    return (output[THREAT_ONNX_OUTPUTS.probability]!.data as Float32Array)[0]!;
+  };
+
+  const score = async (prompt: string, call: Pick<DetectorCallOptions, 'signal'> = {}): Promise<ThreatScoreResult> => {
+    if (closed) throw new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The threat detector is closed' });
+    const windows = extractor.windows(prompt);
+    const signals = new Set<ThreatSignalFamily>();
+    const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
+    // Prompt-level rules come from every window, so all windows are featurised before the first run.
+    const vectors = windows.map((w) => {
+      const v = extractor.vector(w);
+      for (const family of v.signals) {
+        signals.add(family);
+        rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
+      }
+      return v;
+    });
+    // The probability is monotone in the highest window logit, so the maximum over chunks equals
+    // the probability of the whole prompt.
+    let best = 0;
+    for (let start = 0; start < vectors.length; start += THREAT_LIMITS.windowsPerRun) {
+      if (call.signal?.aborted) throw abortError(call.signal);
+      best = Math.max(best, await run(vectors.slice(start, start + THREAT_LIMITS.windowsPerRun), rules));
+    }
+    return { score: best, signals: THREAT_SIGNAL_FAMILIES.filter((f) => signals.has(f)), windows: windows.length };
+  };
+
+  return {
+    kind: 'threat',
+    modelVersion: metadata.version,
+    metadata,
+    device,
+    deviceInfo: () => ({
+      device,
+      requested_device: requestedDevice,
+      execution_providers: executionProviders,
+      backend: 'onnxruntime',
+      onnxruntime_version: ort.env.versions.common,
+      model_version: metadata.version,
+    }),
+    score,
+    async detect(request: ThreatDetectRequest, call: DetectorCallOptions = {}): Promise<ThreatDetectResponse> {
+      const started = performance.now();
+      const parsed = ThreatDetectRequestSchema.safeParse(request);
+      if (!parsed.success) throw toPalisadeError(parsed.error);
+      const threshold = parsed.data.jailbreak_threshold ?? defaultThreshold;
+      const result = await score(parsed.data.canonical.user_prompt, call);
+      return {
+        threat_decision: result.score >= threshold ? 'unsafe' : 'safe',
+        threat_score: result.score,
+        threshold,
+        model_version: metadata.version,
+        latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+        signals: result.signals,
+        windows: result.windows,
+      };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await session.release();
+    },
+  };
+}
+

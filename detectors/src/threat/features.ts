@@ -1,0 +1,253 @@
+// The feature extractor: a prompt → its scored windows → one sparse hashed vector per window. The
+// learned head (the ONNX model) gathers one weight row per non-zero index, so the vector never exists
+// in dense form. The configuration is stored in the model's metadata: training and serving must agree.
+import { threatTextViews, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
+import { threatFmix32, threatHashPair, threatHashString, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
+import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
+import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
+import { threatWindows } from './windows.js';
+
+export interface ThreatFeatureConfig {
+  /** log2 of the number of hash buckets (the rows of the model's first weight matrix). */
+  dimensionsLog2: number;
+  /** Character n-grams of these lengths (inclusive), over the normalised window with a space around it. */
+  charNgramMin: number;
+  charNgramMax: number;
+  /** Word n-grams up to this length (1 = unigrams, 2 = uni- and bigrams). */
+  wordNgramMax: number;
+  /** Window length and step in characters of normalised text. */
+  windowChars: number;
+  windowStride: number;
+  /** Seed of every hash, so a new feature layout can never be mistaken for the old one. */
+  hashSeed: number;
+  /** Concept n-grams (concepts.ts) up to this length, between concepts at most 4 words apart per step. */
+  conceptNgramMax: number;
+  /** Weights of the groups: char, word and concept are each L2-normalised then scaled; signals are 0/1 × weight. */
+  charWeight: number;
+  wordWeight: number;
+  conceptWeight: number;
+  signalWeight: number;
+}
+
+export const DEFAULT_THREAT_FEATURE_CONFIG: ThreatFeatureConfig = {
+  dimensionsLog2: 18,
+  charNgramMin: 1,
+  charNgramMax: 5,
+  wordNgramMax: 2,
+  conceptNgramMax: 3,
+  windowChars: 1024,
+  windowStride: 768,
+  hashSeed: 0x7a1e,
+  charWeight: 1,
+  wordWeight: 1,
+  conceptWeight: 1,
+  signalWeight: 1,
+};
+
+/** One window's features: bucket indices (duplicates allowed, they add) and their values. */
+export interface ThreatSparseVector {
+  indices: Int32Array;
+  values: Float32Array;
+}
+
+/** A window's vector and the signal families found in it. */
+export interface ThreatWindowVector extends ThreatSparseVector {
+  signals: readonly ThreatSignalFamily[];
+}
+
+/** What the model takes for one prompt: its windows' vectors and the prompt-level rule inputs. */
+export interface ThreatPromptFeatures {
+  windows: ThreatSparseVector[];
+  /** [THREAT_SIGNAL_FAMILIES.length]: 1 where the family matched in any window of any view. */
+  rules: Float32Array;
+}
+
+export type ThreatViewKind = 'base' | 'deobfuscated' | 'base64';
+
+export interface ThreatWindow {
+  view: ThreatViewKind;
+  text: string;
+  /** Signals of the whole prompt that every window carries (obfuscation seen, the view it came from). */
+  promptSignals: string[];
+}
+
+export interface ThreatFeatureExtractor {
+  readonly config: ThreatFeatureConfig;
+  /** The windows of every view of a raw prompt (normalisation included). */
+  windows(prompt: string): ThreatWindow[];
+  /** The sparse vector of one window. */
+  vector(window: ThreatWindow): ThreatWindowVector;
+  /** windows() then vector() of each, and the rule inputs. */
+  extract(prompt: string): ThreatPromptFeatures;
+}
+
+export interface ThreatFeatureExtractorOptions {
+  signals?: readonly ThreatSignal[];
+  concepts?: readonly ThreatConcept[];
+  base64?: ThreatBase64Options;
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+const GOLDEN = 0x9e3779b9;
+
+/**
+ * Builds an extractor. It owns a dense scratch accumulator of 2^dimensionsLog2 floats that is reset
+ * after each window, so counting n-grams costs an array write instead of a Map insert. Extraction is
+ * synchronous, so one extractor can serve concurrent requests.
+ */
+export function createThreatFeatureExtractor(
+  config: ThreatFeatureConfig = DEFAULT_THREAT_FEATURE_CONFIG,
+  options: ThreatFeatureExtractorOptions = {},
+): ThreatFeatureExtractor {
+  const size = 2 ** config.dimensionsLog2;
+  const mask = size - 1;
+  const signals = options.signals ?? THREAT_SIGNALS;
+  const base64 = options.base64 ?? THREAT_BASE64_DEFAULTS;
+  const lexicon = createThreatConceptLexicon(options.concepts ?? THREAT_CONCEPTS);
+  const conceptSeq: number[] = [];
+  // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
+  // (W + 2) character n-grams per length and fewer than 2W word n-grams, which bounds `touched`.
+  const counts = new Uint32Array(size);
+  const touched = new Int32Array(Math.min(size, (config.windowChars + 2) * (config.charNgramMax - config.charNgramMin + 1) + 2 * config.windowChars + 64));
+  let touchedCount = 0;
+  const seedChar = threatFmix32(config.hashSeed ^ 0x01);
+  const seedWord = threatFmix32(config.hashSeed ^ 0x02);
+  const seedBigram = threatFmix32(config.hashSeed ^ 0x03);
+  const seedSignal = threatFmix32(config.hashSeed ^ 0x04);
+  const seedConcept = threatFmix32(config.hashSeed ^ 0x05);
+  const lengthSalts = Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
+
+  const outIndices: number[] = [];
+  const outValues: number[] = [];
+
+  // Sub-linear term frequency, the group L2-normalised and scaled, the scratch reset.
+  const flush = (weight: number): void => {
+    let norm = 0;
+    for (let i = 0; i < touchedCount; i++) {
+      const v = Math.log1p(counts[touched[i]!]!);
+      norm += v * v;
+    }
+    const scale = norm > 0 ? weight / Math.sqrt(norm) : 0;
+    for (let i = 0; i < touchedCount; i++) {
+      const bucket = touched[i]!;
+      outIndices.push(bucket);
+      outValues.push(Math.log1p(counts[bucket]!) * scale);
+      counts[bucket] = 0;
+    }
+    touchedCount = 0;
+  };
+
+  // The hot loop: locals only (no closure calls per n-gram), one FNV chain per start position.
+  const charGrams = (text: string): void => {
+    const padded = ` ${text} `;
+    const n = padded.length;
+    const min = config.charNgramMin;
+    const max = config.charNgramMax;
+    let tc = touchedCount;
+    for (let i = 0; i < n; i++) {
+      let h = THREAT_FNV_OFFSET ^ seedChar;
+      const end = Math.min(max, n - i);
+      for (let k = 0; k < end; k++) {
+        h = Math.imul(h ^ padded.charCodeAt(i + k), THREAT_FNV_PRIME);
+        if (k + 1 < min) continue;
+        const bucket = threatFmix32(h ^ lengthSalts[k + 1]!) & mask;
+        if (counts[bucket] === 0) touched[tc++] = bucket;
+        counts[bucket]!++;
+      }
+    }
+    touchedCount = tc;
+  };
+
+  const countBucket = (bucket: number): void => {
+    if (counts[bucket] === 0) touched[touchedCount++] = bucket;
+    counts[bucket]!++;
+  };
+
+  // Word n-grams; the concept sequence (concept id, word position) is collected on the way.
+  const wordGrams = (text: string): void => {
+    let previous: number | undefined;
+    let position = 0;
+    conceptSeq.length = 0;
+    for (const match of text.matchAll(WORD)) {
+      const word = match[0];
+      const h = threatHashString(word, seedWord);
+      countBucket(threatFmix32(h) & mask);
+      if (config.wordNgramMax >= 2 && previous !== undefined) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
+      previous = h;
+      const concept = lexicon.lookup(word);
+      if (concept >= 0) conceptSeq.push(concept, position);
+      position++;
+    }
+  };
+
+  // Concept uni-, bi- and trigrams; each step may skip at most 3 non-concept words.
+  const conceptGrams = (): void => {
+    const max = config.conceptNgramMax;
+    for (let i = 0; i < conceptSeq.length; i += 2) {
+      let h = threatFmix32(seedConcept ^ (conceptSeq[i]! + 1));
+      countBucket(h & mask);
+      for (let n = 2, j = i + 2; n <= max && j < conceptSeq.length; n++, j += 2) {
+        if (conceptSeq[j + 1]! - conceptSeq[j - 1]! > 4) break;
+        h = threatFmix32(Math.imul(h ^ (conceptSeq[j]! + 1), THREAT_FNV_PRIME) ^ n);
+        countBucket(h & mask);
+      }
+    }
+  };
+
+  const signalBucket = (name: string): number => threatFmix32(threatHashString(name, seedSignal)) & mask;
+
+  const vector = (window: ThreatWindow): ThreatWindowVector => {
+    outIndices.length = 0;
+    outValues.length = 0;
+    charGrams(window.text);
+    flush(config.charWeight);
+    wordGrams(window.text);
+    flush(config.wordWeight);
+    if (config.conceptWeight > 0) {
+      conceptGrams();
+      flush(config.conceptWeight);
+    }
+    const found = threatSignalsIn(window.text, signals);
+    if (config.signalWeight > 0) {
+      for (const name of [...found, ...window.promptSignals]) {
+        outIndices.push(signalBucket(`sig:${name}`));
+        outValues.push(config.signalWeight);
+      }
+    }
+    return { indices: Int32Array.from(outIndices), values: Float32Array.from(outValues), signals: found };
+  };
+
+  const extract = (prompt: string): ThreatPromptFeatures => {
+    const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
+    const vectors = windows(prompt).map((w) => {
+      const v = vector(w);
+      for (const family of v.signals) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
+      return { indices: v.indices, values: v.values };
+    });
+    return { windows: vectors, rules };
+  };
+
+  const windows = (prompt: string): ThreatWindow[] => {
+    const views = threatTextViews(prompt, base64);
+    const obfuscation: string[] = [];
+    if (views.obfuscation.leet > 0) obfuscation.push('obf.leet');
+    if (views.obfuscation.spaced > 0) obfuscation.push('obf.spaced');
+    if (views.obfuscation.base64 > 0) obfuscation.push('obf.base64');
+    const cut = (text: string) => threatWindows(text, config.windowChars, config.windowStride);
+    const out: ThreatWindow[] = cut(views.base).map((text) => ({ view: 'base' as const, text, promptSignals: obfuscation }));
+    if (views.deobfuscated !== undefined) {
+      for (const text of cut(views.deobfuscated)) out.push({ view: 'deobfuscated', text, promptSignals: [...obfuscation, 'view.deobfuscated'] });
+    }
+    for (const decoded of views.decoded) {
+      for (const text of cut(decoded)) out.push({ view: 'base64', text, promptSignals: [...obfuscation, 'view.base64'] });
+    }
+    return out;
+  };
+
+  return {
+    config,
+    windows,
+    vector,
+    extract,
+  };
+}
