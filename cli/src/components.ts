@@ -17,6 +17,7 @@ import {
   buildDecisionService,
   buildNormalizerService,
   createGatewayComponent,
+  createInspectionDetectors,
   createNormalizer,
   createTranslationClient,
   DECISION_POINT_PORT,
@@ -163,7 +164,9 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       // In one process the bundle store's actual address is known; alone, BUNDLE_STORE_URL says it.
       const bundleStore = ctx.urls['bundle-store'];
       const env = bundleStore && !ctx.env.BUNDLE_STORE_URL ? { ...ctx.env, BUNDLE_STORE_URL: bundleStore } : ctx.env;
+      const detectors = await createInspectionDetectors({ env: ctx.env, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN, logger: ctx.logger });
       const gateway = createGatewayComponent({
+        detectors,
         config: loadGatewayConfig(env),
         streams: await ctx.streams(),
         secrets: ctx.secrets(),

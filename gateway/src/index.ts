@@ -3,3 +3,4 @@ export * from './config/index.js';
 export * from './server/index.js';
 export * from './decision/index.js';
 export * from './normalizer/index.js';
+export * from './pipeline/index.js';

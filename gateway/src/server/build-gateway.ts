@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { createService, PalisadeError, type Cache, type Service } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
+import type { RequestInspector } from '../pipeline/request-inspector.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import { createApiKeyAuth } from './api-keys.js';
 import type { GatewayConfig } from './env.js';
@@ -20,6 +21,8 @@ export interface GatewayDeps {
   logger?: Logger;
   logLevel?: string;
   closers?: Array<() => Promise<void>>;
+  /** Inspection of calls whose provider has an ACTIVE profile. */
+  inspector?: RequestInspector;
 }
 
 const NOT_PROXIED_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -59,6 +62,7 @@ export function buildGateway(deps: GatewayDeps): Service {
     upstream: deps.upstream,
     auth: config.AUTH_ENABLED ? createApiKeyAuth({ cache: deps.cache, defaultLimitPerMinute: config.GATEWAY_RATE_LIMIT_PER_MINUTE }) : undefined,
     fallbackEnabled: config.GATEWAY_FALLBACK_ENABLED,
+    inspector: deps.inspector,
   });
   app.post('/chat', proxy);
   app.post('/*', proxy);

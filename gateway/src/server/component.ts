@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { BUNDLE_HTTP_PATH, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
+import { createRequestInspector, type InspectionDetectors } from '../pipeline/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { buildGateway } from './build-gateway.js';
 import type { GatewayConfig } from './env.js';
@@ -17,6 +18,8 @@ export interface GatewayComponentDeps {
   logLevel?: string;
   /** X-Internal-Token towards the bundle store. */
   internalToken?: string | undefined;
+  /** The detectors of the inspection pipeline (closed with the gateway); none: profiles are not inspected. */
+  detectors?: InspectionDetectors;
 }
 
 export function createGatewayComponent(deps: GatewayComponentDeps) {
@@ -40,7 +43,8 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     upstream,
     cache: deps.streams.cache,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
-    closers: [() => loader.stop(), () => upstream.close()],
+    closers: [() => loader.stop(), () => upstream.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
+    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors) } : {}),
   });
   return {
     ...service,

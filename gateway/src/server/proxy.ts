@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
+import { decisionHeader, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
 import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, tenantOf } from './request-info.js';
@@ -28,6 +29,8 @@ export interface ProxyDeps {
   /** Present when AUTH_ENABLED=true. */
   auth?: ApiKeyAuth | undefined;
   fallbackEnabled: boolean;
+  /** Inspects calls of providers with an ACTIVE profile; without it they pass uninspected. */
+  inspector?: RequestInspector | undefined;
 }
 
 function parseJsonBody(raw: Buffer | undefined): unknown {
@@ -144,12 +147,20 @@ export function createProxyHandler(deps: ProxyDeps) {
     if (route.authError) throw new PalisadeError('INTERNAL_ERROR', { message: 'The provider credentials cannot be decrypted', cause: new Error(route.authError) });
 
     const json = parseJsonBody(raw);
+    let body = raw!;
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
       const extraction = route.mapping.extractRequest(json);
       if (isExtractionEmpty(extraction)) {
         request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
+      }
+      if (deps.inspector) {
+        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId });
+        body = inspection.body;
+        reply
+          .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
+          .header(GATEWAY_HEADERS.processingMs, String(inspection.processingMs));
       }
     }
 
@@ -159,7 +170,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       url: route.upstreamUrl,
       headers,
       stripHeaders: GATEWAY_CONTROL_HEADERS,
-      body: raw!,
+      body,
       timeoutMs: provider.request_timeout_ms,
       auth: route.auth,
       // With AUTH_ENABLED the Authorization header is the gateway's own API key: it is consumed here

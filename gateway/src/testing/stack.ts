@@ -17,6 +17,7 @@ import {
 import { TEST_REDIS_URL } from '@palisade/core/testing';
 import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/hack';
 import { buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
+import { createInspectionDetectors } from '../pipeline/detectors.js';
 import { createGatewayComponent, type GatewayComponent } from '../server/component.js';
 import { loadGatewayConfig } from '../server/env.js';
 
@@ -28,6 +29,8 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   mock?: MockLlmOptions;
   secretKey?: string;
+  /** Run the inspection pipeline with in-process detectors (default true). */
+  inspect?: boolean;
 }
 
 export interface HttpResult {
@@ -123,7 +126,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const logs: LogLine[] = [];
     const config = loadGatewayConfig({ BUNDLE_STORE_URL: bundleStoreUrl, GATEWAY_CONFIG_POLL_SECONDS: '0', ...options.gatewayEnv });
-    const gateway = createGatewayComponent({ config, streams, secrets, logger: captureLogger(logs) });
+    const detectors = options.inspect === false ? undefined : await createInspectionDetectors({});
+    const gateway = createGatewayComponent({ config, streams, secrets, logger: captureLogger(logs), ...(detectors ? { detectors } : {}) });
     const gatewayUrl = await listen(gateway.app, { port: 0, host: '127.0.0.1' });
     closers.push(() => gateway.app.close());
     await gateway.start();

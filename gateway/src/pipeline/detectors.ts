@@ -1,0 +1,118 @@
+// The detectors an inspecting gateway calls, each behind its one contract (ARCHITECTURE.md, "Process
+// model"): in-process by default (`palisade all`), over HTTP when the service's URL is configured (one
+// Deployment per detector in Kubernetes). The two transports run the same code.
+import { envString, envUrl, parseEnv, type EnvValues } from '@palisade/core';
+import {
+  createContentPolicyEvaluator,
+  createJsonServiceClient,
+  createPiiDetector,
+  createThreatDetector,
+  EvaluateResponseSchema,
+  PiiDetectResponseSchema,
+  ThreatDetectResponseSchema,
+  type ContentPolicyEvaluator,
+  type Detector,
+  type EvaluateRequest,
+  type EvaluateResponse,
+  type PiiDetectRequest,
+  type PiiDetectResponse,
+  type ThreatDetectRequest,
+  type ThreatDetectResponse,
+} from '@palisade/detectors';
+import { createDecisionClient, createInProcessDecisionPoint, type DecisionPoint } from '../decision/index.js';
+import { createNormalizer, createTranslationClient, type Normalizer } from '../normalizer/index.js';
+
+export interface InspectionDetectors {
+  normalizer: Normalizer;
+  pii: Detector<PiiDetectRequest, PiiDetectResponse>;
+  /** Absent when the model could not be loaded: threat checks then count as detector errors. */
+  threat: Detector<ThreatDetectRequest, ThreatDetectResponse> | undefined;
+  contentPolicy: Detector<EvaluateRequest, EvaluateResponse>;
+  decisionPoint: DecisionPoint;
+  close(): Promise<void>;
+}
+
+/** Where each detector runs: unset = in this process. */
+export const DETECTOR_ENV = {
+  PII_DETECTOR_URL: envUrl(['http', 'https']),
+  THREAT_DETECTOR_URL: envUrl(['http', 'https']),
+  CONTENT_POLICY_URL: envUrl(['http', 'https']),
+  DECISION_POINT_URL: envUrl(['http', 'https']),
+  TRANSLATION_SERVICE_URL: envUrl(['http', 'https']),
+  /** In-process threat model file (default: the committed model). */
+  THREAT_DETECTOR_MODEL_PATH: envString(),
+} as const;
+export type DetectorConfig = EnvValues<typeof DETECTOR_ENV>;
+
+export interface DetectorsOptions {
+  env?: NodeJS.ProcessEnv;
+  internalToken?: string | undefined;
+  /** Upper bound of one HTTP detector call (the profile's detector_timeout_ms cuts it shorter). */
+  httpTimeoutMs?: number;
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
+function remote<Req, Res>(url: string, path: string, service: string, parse: (body: unknown) => Res, options: DetectorsOptions) {
+  return createJsonServiceClient<Req, Res>({ url, path, service, internalToken: options.internalToken, timeoutMs: options.httpTimeoutMs ?? 60_000, parse });
+}
+
+export async function createInspectionDetectors(options: DetectorsOptions = {}): Promise<InspectionDetectors> {
+  const config = parseEnv(DETECTOR_ENV, options.env ?? {});
+  const closers: Array<() => Promise<void>> = [];
+
+  let pii: InspectionDetectors['pii'];
+  if (config.PII_DETECTOR_URL) {
+    const client = remote<PiiDetectRequest, PiiDetectResponse>(config.PII_DETECTOR_URL, '/api/v1/detect', 'PII detector', (b) => PiiDetectResponseSchema.parse(b), options);
+    closers.push(() => client.close());
+    pii = { kind: 'pii', detect: (r, c) => client.call(r, c) };
+  } else {
+    pii = createPiiDetector();
+  }
+
+  let threat: InspectionDetectors['threat'];
+  if (config.THREAT_DETECTOR_URL) {
+    const client = remote<ThreatDetectRequest, ThreatDetectResponse>(config.THREAT_DETECTOR_URL, '/api/v1/detect', 'Threat detector', (b) => ThreatDetectResponseSchema.parse(b), options);
+    closers.push(() => client.close());
+    threat = { kind: 'threat', detect: (r, c) => client.call(r, c) };
+  } else {
+    try {
+      const local = await createThreatDetector(config.THREAT_DETECTOR_MODEL_PATH ? { modelPath: config.THREAT_DETECTOR_MODEL_PATH } : {});
+      closers.push(() => local.close());
+      threat = local;
+    } catch (error) {
+      options.logger?.warn({ err: error }, 'threat model could not be loaded: threat checks count as detector errors');
+    }
+  }
+
+  let contentPolicy: InspectionDetectors['contentPolicy'];
+  if (config.CONTENT_POLICY_URL) {
+    const client = remote<EvaluateRequest, EvaluateResponse>(config.CONTENT_POLICY_URL, '/api/v1/evaluate', 'Content policy service', (b) => EvaluateResponseSchema.parse(b), options);
+    closers.push(() => client.close());
+    contentPolicy = { kind: 'content-policy', detect: (r, c) => client.call(r, c) };
+  } else {
+    const evaluator: ContentPolicyEvaluator = createContentPolicyEvaluator();
+    contentPolicy = evaluator;
+  }
+
+  const decisionPoint = config.DECISION_POINT_URL
+    ? createDecisionClient({ url: config.DECISION_POINT_URL, internalToken: options.internalToken, timeoutMs: options.httpTimeoutMs ?? 5_000 })
+    : createInProcessDecisionPoint();
+  closers.push(() => decisionPoint.close());
+
+  const translator = config.TRANSLATION_SERVICE_URL
+    ? createTranslationClient({ url: config.TRANSLATION_SERVICE_URL, internalToken: options.internalToken, timeoutMs: options.httpTimeoutMs ?? 10_000 })
+    : undefined;
+  if (translator) closers.push(() => translator.close());
+  const normalizer = createNormalizer(translator ? { translator } : {});
+
+  return {
+    normalizer,
+    pii,
+    threat,
+    contentPolicy,
+    decisionPoint,
+    async close() {
+      await Promise.allSettled(closers.map((close) => close()));
+    },
+  };
+}

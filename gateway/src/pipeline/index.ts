@@ -1,0 +1,4 @@
+export * from './run-detector.js';
+export * from './text-parts.js';
+export * from './detectors.js';
+export * from './request-inspector.js';

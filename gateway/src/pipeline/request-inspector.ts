@@ -1,0 +1,149 @@
+// Steps 2-5 of the spec's per-request pipeline for a routed call with an ACTIVE profile: normalize the
+// mapped prompt, run the detectors in parallel under detector_timeout_ms, ask the decision point, and
+// act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
+// monitor mode forwards the request unchanged.
+import { performance } from 'node:perf_hooks';
+import { PalisadeError, replaceAllAt, type ContentPolicy, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
+import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
+import type { GatewaySnapshot } from '../config/snapshot.js';
+import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
+import type { Normalized } from '../normalizer/index.js';
+import type { InspectionDetectors } from './detectors.js';
+import { runDetector } from './run-detector.js';
+import { joinParts, type JoinedParts } from './text-parts.js';
+
+export interface RequestInspection {
+  result: RequestDecisionResult;
+  /** What goes upstream: the original bytes, or the body with its PII rewritten. */
+  body: Buffer;
+  normalized: Normalized;
+  /** From the start of inspection to the decision acted on. */
+  processingMs: number;
+  outcomes: Record<'threat' | 'pii' | 'content_policy', DetectorOutcome<unknown>>;
+}
+
+export interface InspectRequest {
+  profile: Profile;
+  snapshot: Pick<GatewaySnapshot, 'revision' | 'contentPolicy'>;
+  json: unknown;
+  raw: Buffer;
+  extraction: RequestExtraction;
+  traceId: string;
+  tenantId: string;
+}
+
+/** X-Service-Decision: the effective decision in lower case (spec example: `allow`). */
+export const decisionHeader = (decision: string) => decision.toLowerCase();
+
+const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
+
+function policiesOf(profile: Profile, snapshot: InspectRequest['snapshot']): ContentPolicy[] {
+  const out: ContentPolicy[] = [];
+  for (const id of profile.content_policy_ids) {
+    const policy = snapshot.contentPolicy(id);
+    if (policy && policy.scope !== 'response') out.push(policy);
+  }
+  return out;
+}
+
+/**
+ * Entities found in the normalized text → spans of each original part. A span that crosses the
+ * separator between two parts is cut at the part boundaries, so no piece of the value goes upstream.
+ */
+function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normalized, joined: JoinedParts, parts: readonly TextPart[]): Map<number, PiiSpan[]> {
+  const byPart = new Map<number, PiiSpan[]>();
+  for (const entity of entities) {
+    const original = normalized.toOriginal(entity.start, entity.end);
+    for (let i = 0; i < parts.length; i++) {
+      const partStart = joined.starts[i]!;
+      const partEnd = partStart + parts[i]!.text.length;
+      const start = Math.max(original.start, partStart);
+      const end = Math.min(original.end, partEnd);
+      if (start >= end) continue;
+      const list = byPart.get(i) ?? [];
+      list.push({ type: entity.type, start: start - partStart, end: end - partStart });
+      byPart.set(i, list);
+    }
+  }
+  return byPart;
+}
+
+export function createRequestInspector(detectors: InspectionDetectors) {
+  return async function inspect(request: InspectRequest): Promise<RequestInspection> {
+    const started = performance.now();
+    const { profile, extraction } = request;
+    const parts = extraction.prompt_parts;
+    const joined = joinParts(parts);
+    const normalized = await detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } });
+    const forThreat = normalized.translated ?? normalized.normalized;
+    const timeoutMs = profile.detector_timeout_ms;
+    const call = { traceId: request.traceId };
+
+    const policies = policiesOf(profile, request.snapshot);
+    const [threat, pii, contentPolicy] = await Promise.all([
+      !profile.threat_detection.enabled
+        ? skipped('threat detection is off in the profile')
+        : detectors.threat
+          ? runDetector(
+              (signal) =>
+                detectors.threat!.detect(
+                  {
+                    trace_context: { trace_id: request.traceId, span_id: 'threat' },
+                    tenant_id: request.tenantId,
+                    canonical: { user_prompt: forThreat, language: normalized.language ?? 'auto' },
+                  },
+                  { ...call, signal },
+                ),
+              timeoutMs,
+            )
+          : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
+      !profile.pii.enabled
+        ? skipped('PII detection is off in the profile')
+        : runDetector(
+            (signal) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal }),
+            timeoutMs,
+          ),
+      policies.length === 0
+        ? skipped('no active content policy in the profile')
+        : runDetector(
+            (signal) =>
+              detectors.contentPolicy.detect(
+                { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
+                { ...call, signal },
+              ),
+            timeoutMs,
+          ),
+    ]);
+
+    const input = { profile, direction: 'request' as const, threat, pii, content_policy: contentPolicy };
+    let result: RequestDecisionResult;
+    try {
+      result = await detectors.decisionPoint.decide(input as never, call);
+    } catch (error) {
+      result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`) as RequestDecisionResult;
+    }
+
+    let body = request.raw;
+    if (result.effective === 'SANITIZE' && result.sanitize && result.sanitize.entities.length > 0) {
+      // Mask mode writes the spec's mask table values (i***@example.com); redact removes the value.
+      const mode = result.sanitize.mode === 'redact' ? 'redact' : 'partial';
+      const replacements: TextPart[] = [];
+      for (const [index, spans] of spansByPart(result.sanitize.entities, normalized, joined, parts)) {
+        const part = parts[index]!;
+        replacements.push({ pointer: part.pointer, text: applyPiiAction(part.text, spans, mode) });
+      }
+      body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
+    }
+    const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
+    const outcomes = { threat, pii, content_policy: contentPolicy };
+    if (result.effective === 'BLOCK' && result.block) {
+      throw new PalisadeError(result.block.code, {
+        status: result.block.status,
+        ...(result.block.details ? { details: result.block.details } : {}),
+        headers: { 'x-service-decision': decisionHeader(result.effective), 'x-service-processing-ms': String(processingMs) },
+      });
+    }
+    return { result, body, normalized, processingMs, outcomes };
+  };
+}
+export type RequestInspector = ReturnType<typeof createRequestInspector>;

@@ -1,0 +1,31 @@
+// One detector call under the profile's detector_timeout_ms, reduced to the outcome the decision
+// point reads: ok, timeout, error, or unavailable (a 503: content safety without a GPU, a service that
+// is not deployed — spec: tolerated and skipped).
+import { performance } from 'node:perf_hooks';
+import { isPalisadeError } from '@palisade/core';
+import type { DetectorOutcome } from '../decision/index.js';
+
+export async function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number): Promise<DetectorOutcome<R>> {
+  const started = performance.now();
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`detector timeout of ${timeoutMs} ms`));
+      resolve('timeout');
+    }, timeoutMs);
+  });
+  const latency = () => Math.round((performance.now() - started) * 1000) / 1000;
+  try {
+    const result = await Promise.race([call(controller.signal), timeout]);
+    if (result === 'timeout') return { status: 'timeout', latency_ms: latency() };
+    return { status: 'ok', latency_ms: latency(), result };
+  } catch (error) {
+    if (controller.signal.aborted) return { status: 'timeout', latency_ms: latency() };
+    const message = error instanceof Error ? error.message : String(error);
+    if (isPalisadeError(error) && error.code === 'SERVICE_UNAVAILABLE') return { status: 'unavailable', latency_ms: latency(), error: message };
+    return { status: 'error', latency_ms: latency(), error: message };
+  } finally {
+    clearTimeout(timer);
+  }
+}
