@@ -1,13 +1,14 @@
 # Thin wrappers over the npm scripts, for people whose fingers type make.
-.PHONY: run test bench crds build migrate clean lint
+.PHONY: run test bench eval build migrate clean lint
 run:
 	npm start
 test:
 	npm test
 bench:
 	npm run bench
-crds:
-	npm run gen
+eval:
+	npm run eval:pii
+	npm run eval:threat
 build:
 	npm run build
 migrate:
