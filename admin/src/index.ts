@@ -1,2 +1,3 @@
 export * from './registry/index.js';
 export * from './api-keys/index.js';
+export * from './event-writer/index.js';

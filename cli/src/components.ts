@@ -127,11 +127,13 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
   {
     name: 'registry',
     port: REGISTRY_PORT,
-    description: 'Profiles Registry: providers, profiles, API keys, match; publishes the policy bundle',
+    description: 'Profiles Registry: providers, profiles, API keys, match; publishes the policy bundle; runs the event writer',
     async start(ctx, port, host) {
+      const streams = await ctx.streams();
       const registry = createRegistryComponent({
         db: await ctx.database(),
-        pubsub: (await ctx.streams()).pubsub,
+        pubsub: streams.pubsub,
+        events: streams.events,
         secrets: ctx.secrets(),
         env: ctx.env,
         logger: ctx.logger,

@@ -4,3 +4,4 @@ export * from './server/index.js';
 export * from './decision/index.js';
 export * from './normalizer/index.js';
 export * from './pipeline/index.js';
+export * from './events/index.js';

@@ -1,7 +1,8 @@
 // The registry as the CLI (and end-to-end tests) run it: the app, the bundle publisher that carries
 // its changes to the data plane, and the background health checks.
 import type { Logger } from 'pino';
-import { createBundlePublisher, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
+import { createBundlePublisher, parseEnv, type Database, type EventStream, type PubSub, type SecretBox } from '@palisade/core';
+import { createEventWriterComponent } from '../event-writer/component.js';
 import { buildRegistry } from './build-registry.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from './health-checker.js';
 
@@ -11,6 +12,8 @@ export interface RegistryComponentDeps {
   db: Database;
   /** Bundle change notices go out here. */
   pubsub: PubSub;
+  /** When given, the event writer runs here too: security events from the stream into Postgres. */
+  events?: EventStream;
   secrets: SecretBox;
   env?: NodeJS.ProcessEnv;
   logger?: Logger;
@@ -45,7 +48,11 @@ export function createRegistryComponent(deps: RegistryComponentDeps) {
     log: (message) => registry.app.log.warn(message),
   });
   const healthChecker = checker;
+  const eventWriter = deps.events
+    ? createEventWriterComponent({ db: deps.db, streams: { events: deps.events }, env: deps.env ?? process.env, ...(deps.logger ? { logger: deps.logger } : {}) })
+    : undefined;
   registry.app.addHook('onClose', async () => {
+    await eventWriter?.stop();
     await healthChecker.stop();
     await publisher.stop();
   });
@@ -53,10 +60,12 @@ export function createRegistryComponent(deps: RegistryComponentDeps) {
     ...registry,
     publisher,
     healthChecker,
-    /** Builds and announces the first bundle, then starts the health checks. */
+    eventWriter,
+    /** Builds and announces the first bundle, then starts the health checks and the event writer. */
     async start() {
       await publisher.start();
       healthChecker.start();
+      await eventWriter?.start();
     },
   };
 }

@@ -2,3 +2,4 @@ export * from './run-detector.js';
 export * from './text-parts.js';
 export * from './detectors.js';
 export * from './request-inspector.js';
+export * from './response-scanner.js';

@@ -7,6 +7,7 @@ import { PalisadeError, replaceAllAt, type ContentPolicy, type Profile, type Req
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
+import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { Normalized } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { runDetector } from './run-detector.js';
@@ -30,6 +31,8 @@ export interface InspectRequest {
   extraction: RequestExtraction;
   traceId: string;
   tenantId: string;
+  /** Who asked and where it went, for the security events of this request. */
+  context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
 }
 
 /** X-Service-Decision: the effective decision in lower case (spec example: `allow`). */
@@ -68,7 +71,12 @@ function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normali
   return byPart;
 }
 
-export function createRequestInspector(detectors: InspectionDetectors) {
+export interface InspectorOptions {
+  /** Where the decision's security events go (appended to the event stream off the request path). */
+  events?: Pick<EventEmitter, 'emitLater'> | undefined;
+}
+
+export function createRequestInspector(detectors: InspectionDetectors, options: InspectorOptions = {}) {
   return async function inspect(request: InspectRequest): Promise<RequestInspection> {
     const started = performance.now();
     const { profile, extraction } = request;
@@ -136,6 +144,13 @@ export function createRequestInspector(detectors: InspectionDetectors) {
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
     const outcomes = { threat, pii, content_policy: contentPolicy };
+    if (options.events && result.events.length > 0) {
+      const now = new Date();
+      const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
+      const drafts = result.events;
+      // The records are built (and validated) off the request path: the request pays for a closure.
+      options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile, now }));
+    }
     if (result.effective === 'BLOCK' && result.block) {
       throw new PalisadeError(result.block.code, {
         status: result.block.status,

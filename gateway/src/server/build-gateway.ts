@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createService, PalisadeError, type Cache, type Service } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
+import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import { createApiKeyAuth } from './api-keys.js';
 import type { GatewayConfig } from './env.js';
@@ -23,6 +24,8 @@ export interface GatewayDeps {
   closers?: Array<() => Promise<void>>;
   /** Inspection of calls whose provider has an ACTIVE profile. */
   inspector?: RequestInspector;
+  /** Response scanning of those calls. */
+  scanner?: ResponseScanner;
 }
 
 const NOT_PROXIED_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -63,6 +66,7 @@ export function buildGateway(deps: GatewayDeps): Service {
     auth: config.AUTH_ENABLED ? createApiKeyAuth({ cache: deps.cache, defaultLimitPerMinute: config.GATEWAY_RATE_LIMIT_PER_MINUTE }) : undefined,
     fallbackEnabled: config.GATEWAY_FALLBACK_ENABLED,
     inspector: deps.inspector,
+    scanner: deps.scanner,
   });
   app.post('/chat', proxy);
   app.post('/*', proxy);

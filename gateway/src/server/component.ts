@@ -3,7 +3,8 @@
 import type { Logger } from 'pino';
 import { BUNDLE_HTTP_PATH, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
-import { createRequestInspector, type InspectionDetectors } from '../pipeline/index.js';
+import { createEventEmitter } from '../events/index.js';
+import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { buildGateway } from './build-gateway.js';
 import type { GatewayConfig } from './env.js';
@@ -11,7 +12,7 @@ import type { GatewayConfig } from './env.js';
 export interface GatewayComponentDeps {
   config: GatewayConfig;
   /** Cache (OAuth tokens, rate limits) and pub/sub (bundle change notices). */
-  streams: Pick<Streams, 'cache' | 'pubsub'>;
+  streams: Pick<Streams, 'cache' | 'pubsub' | 'events'>;
   /** Opens the sealed upstream credentials of the bundle. */
   secrets: SecretBox;
   logger?: Logger;
@@ -37,19 +38,22 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
     snapshot: { secrets: deps.secrets },
   });
+  // Security events go to the internal stream; the event writer and the exporter read them there.
+  const events = createEventEmitter({ events: deps.streams.events, ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}) });
   const service = buildGateway({
     config,
     current: loader.current,
     upstream,
     cache: deps.streams.cache,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
-    closers: [() => loader.stop(), () => upstream.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
-    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors) } : {}),
+    closers: [() => loader.stop(), () => upstream.close(), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
+    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events }), scanner: createResponseScanner(deps.detectors, { events }) } : {}),
   });
   return {
     ...service,
     loader,
     upstream,
+    events,
     /** Subscribes to change notices and loads the first snapshot (retried by the poll if the store is not up yet). */
     start: () => loader.start(),
   };

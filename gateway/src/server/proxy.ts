@@ -5,10 +5,11 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import { decisionHeader, type RequestInspector } from '../pipeline/request-inspector.js';
+import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
+import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
-import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, tenantOf } from './request-info.js';
+import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, sourceIpOf, tenantOf } from './request-info.js';
 
 /** Response headers of the spec. */
 export const GATEWAY_HEADERS = {
@@ -31,6 +32,8 @@ export interface ProxyDeps {
   fallbackEnabled: boolean;
   /** Inspects calls of providers with an ACTIVE profile; without it they pass uninspected. */
   inspector?: RequestInspector | undefined;
+  /** Scans the answers of those calls (when the profile's response_scanning is on). */
+  scanner?: ResponseScanner | undefined;
 }
 
 function parseJsonBody(raw: Buffer | undefined): unknown {
@@ -148,15 +151,26 @@ export function createProxyHandler(deps: ProxyDeps) {
 
     const json = parseJsonBody(raw);
     let body = raw!;
+    let systemPrompt = '';
+    let eventContext: InspectRequest['context'] = { provider_id: provider.id, provider_name: provider.name };
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
       const extraction = route.mapping.extractRequest(json);
+      systemPrompt = extraction.system_prompt;
       if (isExtractionEmpty(extraction)) {
         request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
       }
       if (deps.inspector) {
-        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId });
+        eventContext = {
+          source_ip: sourceIpOf(headers, request.socket.remoteAddress),
+          provider_id: provider.id,
+          provider_name: provider.name,
+          profile_id: route.profile.id,
+          model: extraction.model,
+          user_prompt: extraction.user_messages.at(-1) ?? extraction.prompt,
+        };
+        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext });
         body = inspection.body;
         reply
           .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
@@ -179,6 +193,10 @@ export function createProxyHandler(deps: ProxyDeps) {
       abortWith: abortOnClientClose(reply),
     });
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
+    if (route.profile && deps.scanner && answer.status >= 200 && answer.status < 300) {
+      const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });
+      if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
+    }
     return sendAnswer(reply, answer);
   };
 }

@@ -111,8 +111,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const registry = createRegistryComponent({
       db: options.db,
       pubsub: streams.pubsub,
+      events: streams.events,
       secrets,
-      env: { HEALTH_CHECK_ENABLED: 'false' },
+      env: { HEALTH_CHECK_ENABLED: 'false', EVENT_WRITER_BLOCK_MS: '50' },
       logLevel: 'silent',
       bundleRefreshMs: 0,
     });

@@ -1,0 +1,86 @@
+// The decision point's event drafts (or events the pipeline adds itself: PROVIDER_ERROR, RATE_LIMIT, …)
+// plus what the pipeline knows of the request → core SecurityEvents, all with the request's trace id
+// and one timestamp (spec, Security events rule 3).
+import { createSecurityEvent, type Profile, type SecurityEvent } from '@palisade/core';
+import type { DecisionEvent } from '../decision/types.js';
+import { filterEvents } from '../decision/filter-events.js';
+
+/** What the pipeline knows of the request; shared by every event of it. */
+export interface SecurityEventContext {
+  /** X-Trace-ID when the client sent one, else the gateway's own. */
+  trace_id: string;
+  tenant_id: string;
+  source_ip?: string | null;
+  provider_id?: string | null;
+  provider_name?: string | null;
+  profile_id?: string | null;
+  model?: string | null;
+  user_prompt?: string | null;
+  latency_ms?: number | null;
+}
+
+/** A decision's event as is, or one the pipeline adds: only the type is required. */
+export type SecurityEventPart = Pick<DecisionEvent, 'event_type'> & Partial<Omit<DecisionEvent, 'event_type'>>;
+
+export interface BuildSecurityEventsOptions {
+  /** When given, the spec's suppression rules 1-2 are applied first (filterEvents). */
+  profile?: Pick<Profile, 'event_logging'> | undefined;
+  /** The timestamp of every event (default: now). */
+  now?: Date;
+}
+
+// The record's length limits (core SecurityEvent). These values come from the client (headers, the
+// body's model), and an over-long one must cost a truncated field, never the event.
+const MAX = { trace_id: 128, tenant_id: 255, source_ip: 64, provider_name: 255, model: 255, action: 64 } as const;
+
+function clip(value: string, max: number): string {
+  return value.length > max ? value.slice(0, max) : value;
+}
+
+function clipNullable(value: string | null | undefined, max: number): string | null {
+  return value === undefined || value === null ? null : clip(value, max);
+}
+
+/**
+ * Builds the events of one request. Severity, when a part carries none, is core's default for the type
+ * (DECISIONS.md); PII entities keep the record's fields only (the detector's score and trust mark are
+ * dropped by the schema). Throws only on a programming error (a provider or profile id that is not a
+ * UUID, an empty trace id): client-supplied strings are truncated to the record's limits.
+ */
+export function buildSecurityEvents(
+  parts: readonly SecurityEventPart[],
+  context: SecurityEventContext,
+  options: BuildSecurityEventsOptions = {},
+): SecurityEvent[] {
+  const kept = options.profile ? filterEvents(parts, options.profile) : parts;
+  if (kept.length === 0) return [];
+  const now = options.now ?? new Date();
+  const shared = {
+    trace_id: clip(context.trace_id, MAX.trace_id),
+    tenant_id: clip(context.tenant_id, MAX.tenant_id),
+    source_ip: clipNullable(context.source_ip, MAX.source_ip),
+    provider_id: context.provider_id ?? null,
+    provider_name: clipNullable(context.provider_name, MAX.provider_name),
+    profile_id: context.profile_id ?? null,
+    model: clipNullable(context.model, MAX.model),
+    user_prompt: context.user_prompt ?? null,
+    latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
+  };
+  return kept.map((part) =>
+    createSecurityEvent(
+      {
+        ...shared,
+        event_type: part.event_type,
+        ...(part.severity === undefined ? {} : { severity: part.severity }),
+        action: clipNullable(part.action, MAX.action),
+        decision: part.decision ?? null,
+        reasons: part.reasons ?? [],
+        jailbreak_score: part.jailbreak_score ?? null,
+        pii_entities: part.pii_entities ?? [],
+        categories: part.categories ?? [],
+        policy_ids: part.policy_ids ?? [],
+      },
+      now,
+    ),
+  );
+}

@@ -1,0 +1,2 @@
+export { buildSecurityEvents, type BuildSecurityEventsOptions, type SecurityEventContext, type SecurityEventPart } from './build-events.js';
+export { createEventEmitter, SECURITY_EVENTS_STREAM, type EventEmitter, type EventEmitterOptions, type EventEmitterStats } from './emitter.js';

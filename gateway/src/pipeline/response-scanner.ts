@@ -1,0 +1,150 @@
+// Step 7 of the spec's pipeline: the LLM's answer, buffered whole (a stream read to its end marker),
+// scanned for output PII and the profile's response-scope content policies, and then passed, redacted
+// at the response path, or blocked (RESPONSE_BLOCKED, block_status_code, reasons).
+import { performance } from 'node:perf_hooks';
+import { PalisadeError, replaceAllAt, type CompiledMapping, type ContentPolicy, type Profile, type TextPart } from '@palisade/core';
+import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
+import type { GatewaySnapshot } from '../config/snapshot.js';
+import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
+import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
+import type { UpstreamResponse } from '../upstream/index.js';
+import type { InspectionDetectors } from './detectors.js';
+import { runDetector } from './run-detector.js';
+import { joinParts } from './text-parts.js';
+
+export interface ResponseScan {
+  result: ResponseDecisionResult;
+  /** The answer to send: the upstream body, or the body with the PII rewritten. */
+  body: Buffer;
+  processingMs: number;
+  outcomes: Record<'pii' | 'content_policy', DetectorOutcome<unknown>>;
+}
+
+export interface ScanResponse {
+  profile: Profile;
+  snapshot: Pick<GatewaySnapshot, 'revision' | 'contentPolicy'>;
+  mapping: CompiledMapping;
+  answer: UpstreamResponse;
+  /** The request's system prompt: an answer repeating it is a SYSTEM_PROMPT_LEAK. */
+  systemPrompt: string;
+  traceId: string;
+  tenantId: string;
+  context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+}
+
+const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
+
+/** The answer's text with the JSON pointers to rewrite; a stream has text only (assembled from deltas). */
+function answerText(answer: UpstreamResponse, mapping: CompiledMapping): { text: string; parts: TextPart[] | null; json: unknown } {
+  if (answer.isEventStream) return { text: answer.assembled ?? '', parts: null, json: undefined };
+  if (answer.text === undefined) return { text: '', parts: null, json: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.text);
+  } catch {
+    // Not JSON (plain text answer): the whole body is the text.
+    return { text: answer.text, parts: null, json: undefined };
+  }
+  if (answer.assembled !== undefined) return { text: answer.assembled, parts: null, json };
+  const extracted = mapping.extractResponse(json);
+  return { text: extracted.text, parts: extracted.parts, json };
+}
+
+function responsePolicies(profile: Profile, snapshot: ScanResponse['snapshot']): ContentPolicy[] {
+  const out: ContentPolicy[] = [];
+  for (const id of profile.content_policy_ids) {
+    const policy = snapshot.contentPolicy(id);
+    if (policy && policy.scope !== 'request') out.push(policy);
+  }
+  return out;
+}
+
+/**
+ * The redacted body, or null when the PII cannot be rewritten in place: in a stream a value may be
+ * split across frames, so each value is replaced where it appears whole in the raw body, and a value
+ * that does not appear whole makes the answer unsafe to pass (the caller blocks it).
+ */
+function redact(answer: UpstreamResponse, scanned: ReturnType<typeof answerText>, entities: readonly PiiSpan[]): Buffer | null {
+  if (scanned.parts && scanned.json !== undefined) {
+    const joined = joinParts(scanned.parts);
+    const replacements: TextPart[] = [];
+    for (const [i, part] of scanned.parts.entries()) {
+      const start = joined.starts[i]!;
+      const end = start + part.text.length;
+      const spans = entities
+        .filter((e) => e.start < end && e.end > start)
+        .map((e) => ({ type: e.type, start: Math.max(e.start, start) - start, end: Math.min(e.end, end) - start }));
+      if (spans.length > 0) replacements.push({ pointer: part.pointer, text: applyPiiAction(part.text, spans, 'partial') });
+    }
+    return Buffer.from(JSON.stringify(replaceAllAt(scanned.json, replacements)), 'utf8');
+  }
+  let raw = answer.body.toString('utf8');
+  for (const entity of entities) {
+    const value = scanned.text.slice(entity.start, entity.end);
+    if (!raw.includes(value)) return null;
+    raw = raw.split(value).join(applyPiiAction(value, [{ type: entity.type, start: 0, end: value.length }], 'partial'));
+  }
+  return Buffer.from(raw, 'utf8');
+}
+
+export function createResponseScanner(detectors: InspectionDetectors, options: { events?: Pick<EventEmitter, 'emitLater'> | undefined } = {}) {
+  return async function scan(request: ScanResponse): Promise<ResponseScan | null> {
+    const { profile } = request;
+    const settings = profile.response_scanning;
+    if (!settings.enabled) return null;
+    const started = performance.now();
+    const scanned = answerText(request.answer, request.mapping);
+    const timeoutMs = profile.detector_timeout_ms;
+    const call = { traceId: request.traceId };
+    const policies = responsePolicies(profile, request.snapshot);
+    const [pii, contentPolicy] = await Promise.all([
+      settings.pii_mode === 'disabled'
+        ? skipped('response PII scanning is disabled')
+        : runDetector(
+            (signal) =>
+              detectors.pii.detect(
+                { text: scanned.text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
+                { ...call, signal },
+              ),
+            timeoutMs,
+          ),
+      policies.length === 0
+        ? skipped('no active response content policy in the profile')
+        : runDetector(
+            (signal) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal }),
+            timeoutMs,
+          ),
+    ]);
+
+    let result: ResponseDecisionResult;
+    try {
+      // The detector answers are wider than the decision input's view of them (extra fields).
+      const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy } as unknown as DecisionInput & { direction: 'response' };
+      result = await detectors.decisionPoint.decide(input, call);
+    } catch (error) {
+      result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
+    }
+    let body = request.answer.body;
+    let effective = result.effective;
+    if (effective === 'REDACT' && result.sanitize) {
+      const redacted = redact(request.answer, scanned, result.sanitize.entities);
+      if (redacted) body = redacted;
+      else effective = 'BLOCK';
+    }
+    const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
+    if (options.events && result.events.length > 0) {
+      const now = new Date();
+      const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
+      const drafts = effective === result.effective ? result.events : [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }];
+      options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile, now }));
+    }
+    if (effective === 'BLOCK') {
+      throw new PalisadeError('RESPONSE_BLOCKED', {
+        status: result.block?.status ?? profile.block_status_code,
+        reasons: result.reasons.length ? result.reasons : ['the answer could not be redacted safely'],
+      });
+    }
+    return { result, body, processingMs, outcomes: { pii, content_policy: contentPolicy } };
+  };
+}
+export type ResponseScanner = ReturnType<typeof createResponseScanner>;
