@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { compileMatchPattern, createService, createResourceStore, type Database, type SecretBox } from '@palisade/core';
 import { createApiKeyOperations } from '../api-keys/operations.js';
+import { createContentPolicyOperations } from '../content-policies/operations.js';
 import { createMatchOperation } from './match.js';
 import { createProfileOperations } from './profiles.js';
 import { createProviderOperations } from './providers.js';
@@ -47,6 +48,7 @@ export function buildRegistry(deps: RegistryDeps) {
   });
   const profiles = createProfileOperations({ store, onChange });
   const apiKeys = createApiKeyOperations({ store, onChange });
+  const contentPolicies = createContentPolicyOperations({ store, onChange });
   const { app } = createService({
     name: 'registry',
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
@@ -57,9 +59,10 @@ export function buildRegistry(deps: RegistryDeps) {
     providers,
     profiles,
     apiKeys,
+    contentPolicies,
     match: createMatchOperation(store),
     syncNow: () => deps.publisher.syncNow(),
     checkHealth: deps.checkHealth,
   });
-  return { app, store, providers, profiles, apiKeys };
+  return { app, store, providers, profiles, apiKeys, contentPolicies };
 }

@@ -154,6 +154,28 @@ t.test('registry over real HTTP', async (t) => {
       t.equal((await call('POST', '/api/v1/match', { tenant_id: 5 })).status, 400);
     });
 
+    t.test('content policies: DRAFT → ACTIVE, RE2 checked at create and update, 400 naming the rule', async (t) => {
+      const before = changes;
+      const bad = await call('POST', '/api/v1/content-policies', { name: 'bad-regex', type: 'blocklist', rules: [{ kind: 'keyword', pattern: 'ok' }, { kind: 'regex', pattern: '(a)\\1' }] });
+      t.equal(bad.status, 400);
+      t.equal(bad.body.error.code, 'VALIDATION_ERROR');
+      t.equal(bad.body.error.details[0].path, 'rules.1.pattern', 'the rule is named');
+      const empty = await call('POST', '/api/v1/content-policies', { name: 'no-rules', type: 'blocklist', rules: [] });
+      t.equal(empty.status, 400);
+      const created = await call('POST', '/api/v1/content-policies', { name: `cp-${randomUUID().slice(0, 6)}`, type: 'blocklist', rules: [{ kind: 'regex', pattern: '(?i)secret\\s+plan' }], scope: 'input' });
+      t.equal(created.status, 201);
+      t.match(created.body, { status: 'DRAFT', scope: 'request', case_sensitive: false, action: 'block', tenant_id: 'default' });
+      t.ok(changes > before, 'a change rebuilds the bundle');
+      const breaking = await call('PUT', `/api/v1/content-policies/${created.body.id}`, { rules: [{ kind: 'regex', pattern: '(?<=x)y' }] });
+      t.equal(breaking.status, 400, 'an update RE2 refuses is a 400 too');
+      t.equal(breaking.body.error.details[0].path, 'rules.0.pattern');
+      const activated = await call('POST', `/api/v1/content-policies/${created.body.id}/activate`);
+      t.equal(activated.body.status, 'ACTIVE');
+      t.equal((await call('POST', `/api/v1/content-policies/${created.body.id}/activate`)).status, 409);
+      t.equal((await call('GET', `/api/v1/content-policies/${created.body.id}`, undefined, 'other')).status, 404);
+      t.equal((await call('DELETE', `/api/v1/content-policies/${created.body.id}`)).status, 204);
+    });
+
     t.test('api keys: the clear key once, the hash stored, revocation and tenant isolation', async (t) => {
       const before = changes;
       const created = await call('POST', '/api/v1/api-keys', { name: 'ci', rate_limit_per_minute: 5 });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { LIFECYCLE_STATUSES, ListQuery } from '@palisade/core';
 import type { ApiKeyOperations } from '../api-keys/operations.js';
+import type { ContentPolicyOperations } from '../content-policies/operations.js';
 import type { MatchResult } from './match.js';
 import type { ProfileOperations } from './profiles.js';
 import type { ProviderOperations } from './providers.js';
@@ -28,6 +29,7 @@ export interface RegistryRouteDeps {
   /** The provider (and active profile) a request would reach. */
   match: (body: unknown, tenantId: string) => Promise<MatchResult>;
   apiKeys: ApiKeyOperations;
+  contentPolicies: ContentPolicyOperations;
 }
 
 export function registerRegistryRoutes(app: FastifyInstance, deps: RegistryRouteDeps): void {
@@ -62,6 +64,17 @@ export function registerRegistryRoutes(app: FastifyInstance, deps: RegistryRoute
 
   app.post('/api/v1/sync/force', async () => ({ status: 'ok', revision: await deps.syncNow() }));
   app.post('/api/v1/match', async (request) => deps.match(request.body, tenantOf(request)));
+
+  const { contentPolicies } = deps;
+  app.post('/api/v1/content-policies', async (request, reply) => reply.code(201).send(await contentPolicies.create(request.body, tenantOf(request))));
+  app.get('/api/v1/content-policies', async (request) => contentPolicies.list(tenantOf(request), ProviderListQuery.parse(request.query)));
+  app.get('/api/v1/content-policies/:id', async (request) => contentPolicies.get(id(request), tenantOf(request)));
+  app.put('/api/v1/content-policies/:id', async (request) => contentPolicies.update(id(request), request.body, tenantOf(request)));
+  app.post('/api/v1/content-policies/:id/activate', async (request) => contentPolicies.activate(id(request), tenantOf(request)));
+  app.delete('/api/v1/content-policies/:id', async (request, reply) => {
+    await contentPolicies.remove(id(request), tenantOf(request));
+    return reply.code(204).send();
+  });
 
   const { apiKeys } = deps;
   app.post('/api/v1/api-keys', async (request, reply) => reply.code(201).send(await apiKeys.create(request.body, tenantOf(request))));

@@ -29,8 +29,10 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   mock?: MockLlmOptions;
   secretKey?: string;
-  /** Run the inspection pipeline with in-process detectors (default true). */
+  /** Run the inspection pipeline (default true), in-process unless detectorEnv names service URLs. */
   inspect?: boolean;
+  /** PII_DETECTOR_URL, THREAT_DETECTOR_URL, CONTENT_POLICY_URL, DECISION_POINT_URL… (pipeline/detectors.ts). */
+  detectorEnv?: Record<string, string>;
 }
 
 export interface HttpResult {
@@ -127,7 +129,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
     const logs: LogLine[] = [];
     const config = loadGatewayConfig({ BUNDLE_STORE_URL: bundleStoreUrl, GATEWAY_CONFIG_POLL_SECONDS: '0', ...options.gatewayEnv });
-    const detectors = options.inspect === false ? undefined : await createInspectionDetectors({});
+    const detectors = options.inspect === false ? undefined : await createInspectionDetectors({ env: options.detectorEnv ?? {} });
     const gateway = createGatewayComponent({ config, streams, secrets, logger: captureLogger(logs), ...(detectors ? { detectors } : {}) });
     const gatewayUrl = await listen(gateway.app, { port: 0, host: '127.0.0.1' });
     closers.push(() => gateway.app.close());
