@@ -42,6 +42,12 @@ t.test('an unknown command is one line and exit code 1', async (t) => {
   t.equal(r.stderr, 'palisade: unknown command "nope"; run "palisade help"\n');
 });
 
+t.test('a component list with an unknown name is one line and exit code 1', async (t) => {
+  const r = await run(['registry,nope']);
+  t.equal(r.code, 1);
+  t.equal(r.stderr, 'palisade: unknown component "nope"; run "palisade help"\n');
+});
+
 t.test('a malformed DATABASE_URL stops start-up with one line naming it', async (t) => {
   const r = await run(['migrate'], { DATABASE_URL: 'not-a-url' });
   t.equal(r.code, 1);

@@ -7,6 +7,7 @@ const USAGE = `usage: palisade <command>
 
 commands:
   all            start every component, each on its own port (embedded defaults unless DATABASE_URL/REDIS_URL)
+  a,b,c          start the named components in one process (e.g. registry,bundle-store)
   migrate        apply pending database migrations and exit
 ${COMPONENTS.map((c) => `  ${c.name.padEnd(14)} start ${c.description} (port ${c.port})`).join('\n')}
 `;
@@ -56,6 +57,11 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (command === 'all') return start(COMPONENTS.map((c) => c.name));
+  // `registry,bundle-store`: several components in one process, in the table's start order.
+  const names = command.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !findComponent(n));
+  if (names.length > 1 && unknown.length === 0) return start(COMPONENTS.map((c) => c.name).filter((n) => names.includes(n)));
+  if (names.length > 1) throw Object.assign(new Error(`unknown component "${unknown[0]}"; run "palisade help"`), { userFacing: true });
   if (findComponent(command)) return start([command]);
   throw Object.assign(new Error(`unknown command "${command}"; run "palisade help"`), { userFacing: true });
 }

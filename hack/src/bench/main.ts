@@ -2,7 +2,8 @@
 //
 //   direct   autocannon -> mock upstream
 //   bare     autocannon -> bare proxy (bare-proxy.ts)              -> mock upstream
-//   gateway  autocannon -> Palisade gateway (one provider, no profile) -> mock upstream
+//   gateway  autocannon -> Palisade gateway process (one provider, no profile) -> mock upstream;
+//            the control plane (registry, bundle store) runs in a process of its own
 //
 // Each scenario gets a fresh mock upstream process, the bare proxy and the Palisade stack run in
 // their own processes too, and autocannon runs here; scenarios run one after the other, and a
@@ -34,8 +35,9 @@ const USAGE = `usage: npm run bench -- [options]
   --duration <s>      measured seconds per scenario (default 10, or BENCH_DURATION)
   --warmup <s>        warm-up seconds per scenario, not measured (default 3, or BENCH_WARMUP)
   --connections <n>   concurrent connections (default 50, or BENCH_CONNECTIONS)
-  --rate <n>          then the same load at a fixed n req/s for latency without queueing
-                      (default 1000, or BENCH_RATE; 0 = skip that phase)
+  --latency-connections <n>
+                      then the same request one at a time on n connections, for latency without
+                      queueing (default 1, or BENCH_LATENCY_CONNECTIONS; 0 = skip that phase)
   --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all three)
   --out <file>        JSON results file (default .bench/last-run.json)
   --no-detectors      skip the detectors' in-process speed figures printed at the end
@@ -43,7 +45,7 @@ const USAGE = `usage: npm run bench -- [options]
 
 interface Options {
   detectors: boolean;
-  rate: number;
+  latencyConnections: number;
   durationSec: number;
   warmupSec: number;
   connections: number;
@@ -60,7 +62,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
-      rate: { type: 'string' },
+      'latency-connections': { type: 'string' },
       only: { type: 'string' },
       out: { type: 'string' },
       'no-detectors': { type: 'boolean' },
@@ -85,7 +87,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     warmupSec: number('--warmup', values.warmup ?? env.BENCH_WARMUP, 3, 0, true),
     connections: number('--connections', values.connections ?? env.BENCH_CONNECTIONS, 50, 1, true),
     detectors: values['no-detectors'] !== true,
-    rate: number('--rate', values.rate ?? env.BENCH_RATE, 1000, 0, true),
+    latencyConnections: number('--latency-connections', values['latency-connections'] ?? env.BENCH_LATENCY_CONNECTIONS, 1, 0, true),
     // Run in the fixed order whatever order --only lists them in.
     only: SCENARIOS.filter((s) => only.includes(s)),
     out: values.out ? resolve(values.out) : OUT_FILE,
@@ -149,26 +151,41 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
   return { child, url };
 }
 
-/** `palisade all` (registry, bundle store, gateway; its own mock on a throw-away port), configured with one provider. */
+/**
+ * The Palisade data plane as Kubernetes runs it: the control plane (registry + bundle store, with the
+ * embedded database) in one process and the gateway alone in another, which is the process measured
+ * and compared with the bare proxy. The gateway picks the configuration up by its ETag poll.
+ */
 async function startStack(started: Child[], upstream: string, dataDir: string): Promise<{ child: Child; url: string }> {
   const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
-  const child = spawnNode('palisade all', [CLI, 'all'], {
+  const control = spawnNode('palisade registry,bundle-store', [CLI, 'registry,bundle-store'], {
     cwd: ROOT,
     env: {
-      PALISADE_PORT_MOCK_LLM: '0',
       PALISADE_PORT_REGISTRY: String(registryPort),
       PALISADE_PORT_BUNDLE_STORE: String(bundlePort),
-      PALISADE_PORT_GATEWAY: String(gatewayPort),
       PALISADE_DATA_DIR: dataDir,
       PALISADE_HOST: HOST,
-      PALISADE_DEMO: 'false',
+      HEALTH_CHECK_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  started.push(control);
+  const registry = `http://${HOST}:${registryPort}`;
+  const bundleStore = `http://${HOST}:${bundlePort}`;
+  for (const url of [registry, bundleStore]) await waitForHttp(`${url}/health/live`, { child: control, timeoutMs: 30_000 });
+  const child = spawnNode('palisade gateway', [CLI, 'gateway'], {
+    cwd: ROOT,
+    env: {
+      PALISADE_PORT_GATEWAY: String(gatewayPort),
+      BUNDLE_STORE_URL: bundleStore,
+      GATEWAY_CONFIG_POLL_SECONDS: '1',
+      PALISADE_HOST: HOST,
       LOG_LEVEL: 'warn',
     },
   });
   started.push(child);
-  const registry = `http://${HOST}:${registryPort}`;
   const gateway = `http://${HOST}:${gatewayPort}`;
-  for (const url of [registry, `http://${HOST}:${bundlePort}`, gateway]) await waitForHttp(`${url}/health/live`, { child, timeoutMs: 30_000 });
+  await waitForHttp(`${gateway}/health/live`, { child, timeoutMs: 30_000 });
 
   const created = await fetch(`${registry}/api/v1/providers`, {
     method: 'POST',
@@ -185,14 +202,14 @@ async function startStack(started: Child[], upstream: string, dataDir: string): 
     }),
   });
   const createdText = await created.text();
-  if (created.status !== 201) throw childFailure(child, `registry: POST /api/v1/providers answered ${created.status}: ${createdText.slice(0, 500)}`);
+  if (created.status !== 201) throw childFailure(control, `registry: POST /api/v1/providers answered ${created.status}: ${createdText.slice(0, 500)}`);
   const id = (JSON.parse(createdText) as { id?: unknown }).id;
-  if (typeof id !== 'string' && typeof id !== 'number') throw childFailure(child, `registry: the created provider has no id: ${createdText.slice(0, 500)}`);
+  if (typeof id !== 'string' && typeof id !== 'number') throw childFailure(control, `registry: the created provider has no id: ${createdText.slice(0, 500)}`);
   const activated = await fetch(`${registry}/api/v1/providers/${encodeURIComponent(String(id))}/activate`, { method: 'POST', headers: { 'x-tenant-id': TENANT } });
   const activatedText = await activated.text();
-  if (activated.status !== 200) throw childFailure(child, `registry: POST /api/v1/providers/${id}/activate answered ${activated.status}: ${activatedText.slice(0, 500)}`);
+  if (activated.status !== 200) throw childFailure(control, `registry: POST /api/v1/providers/${id}/activate answered ${activated.status}: ${activatedText.slice(0, 500)}`);
 
-  // The configuration reaches the gateway asynchronously.
+  // The configuration reaches the gateway by its next poll.
   await waitUntil('a 200 from the gateway for the configured provider', () => tryChat(gateway), { child, timeoutMs: 15_000, intervalMs: 200 });
   return { child, url: gateway };
 }
@@ -225,15 +242,15 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
   }
 }
 
-async function measure(name: ScenarioName, url: string, options: Options): Promise<{ measurement: Measurement; fixedRate?: Measurement }> {
+async function measure(name: ScenarioName, url: string, options: Options): Promise<{ measurement: Measurement; serial?: Measurement }> {
   log(`${name}: ${options.warmupSec} s warm-up, then ${options.durationSec} s measured at ${options.connections} connections -> ${url}`);
   const m = await runScenario(spec(url, options));
   log(`${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors, ${m.non2xx} non-2xx`);
-  if (options.rate <= 0) return { measurement: m };
-  log(`${name}: ${options.durationSec} s at a fixed ${options.rate} req/s`);
-  const f = await runScenario({ ...spec(url, options), warmupSec: 1, rate: options.rate });
-  log(`${name}: at ${options.rate} req/s: p50 ${f.p50.toFixed(2)} ms, p99 ${f.p99.toFixed(2)} ms, ${f.errors} errors, ${f.non2xx} non-2xx`);
-  return { measurement: m, fixedRate: f };
+  if (options.latencyConnections <= 0) return { measurement: m };
+  log(`${name}: ${options.durationSec} s one request at a time on ${options.latencyConnections} connection(s)`);
+  const f = await runScenario({ ...spec(url, options), connections: options.latencyConnections, warmupSec: 1 });
+  log(`${name}: one at a time: ${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(3)} ms, p99 ${f.p99.toFixed(3)} ms, ${f.errors} errors, ${f.non2xx} non-2xx`);
+  return { measurement: m, serial: f };
 }
 
 /** The detectors' own speed figures, in a process of their own (load generators are stopped by now). */
@@ -273,7 +290,7 @@ async function main(): Promise<number> {
   }
   const report = buildReport(
     outcomes,
-    { connections: options.connections, rate: options.rate, durationSec: options.durationSec, warmupSec: options.warmupSec, requestBytes: Buffer.byteLength(BODY), node: process.version, cpus: availableParallelism() },
+    { connections: options.connections, latencyConnections: options.latencyConnections, durationSec: options.durationSec, warmupSec: options.warmupSec, requestBytes: Buffer.byteLength(BODY), node: process.version, cpus: availableParallelism() },
     { startedAt, finishedAt: new Date() },
   );
   process.stdout.write(`\n${renderReport(report)}\n`);

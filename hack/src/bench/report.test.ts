@@ -7,7 +7,7 @@ function m(rps: number, p50: number, p99: number, extra: Partial<Measurement> = 
   return { rps, p50, p99, mean: p50, requests: rps * 10, errors: 0, timeouts: 0, non2xx: 0, statusCodes: { '200': rps * 10 }, durationSec: 10, ...extra };
 }
 
-const config = { connections: 50, rate: 0, durationSec: 10, warmupSec: 3, requestBytes: 1024, node: 'v20', cpus: 2 };
+const config = { connections: 50, latencyConnections: 0, durationSec: 10, warmupSec: 3, requestBytes: 1024, node: 'v20', cpus: 2 };
 const times = { startedAt: new Date(0), finishedAt: new Date(1000) };
 
 t.test('compare: throughput ratio and added latency over the bare proxy', async (t) => {
@@ -63,16 +63,16 @@ t.test('report: a scenario that could not run, and no comparison without the bar
   t.equal(JSON.parse(JSON.stringify(report)).scenarios.gateway.error, 'registry answered 404\nmore lines', 'the JSON keeps the whole error');
 });
 
-t.test('fixed-rate phase: latency targets judged at the fixed rate, second table printed', async (t) => {
+t.test('latency phase: latency targets judged one request at a time, second table printed', async (t) => {
   const outcomes: ScenarioOutcome[] = [
-    { name: 'bare', measurement: m(10_000, 5, 9), fixedRate: m(1000, 1.2, 3) },
-    { name: 'gateway', measurement: m(8_500, 5.9, 12), fixedRate: m(1000, 1.6, 4.5) },
+    { name: 'bare', measurement: m(10_000, 5, 9), serial: m(2000, 0.45, 0.9) },
+    { name: 'gateway', measurement: m(8_500, 5.9, 12), serial: m(1600, 0.6, 1.3) },
   ];
-  const report = buildReport(outcomes, { ...config, rate: 1000 }, times);
-  t.same(report.gateway?.fixedRateComparison, { throughputRatio: 1, addedP50Ms: 0.4, addedP99Ms: 1.5 });
-  t.same(report.gateway?.checks?.map((c) => [c.name, c.value, c.met]), [['throughput ratio', 0.85, true], ['added p50', 0.4, true], ['added p99', 1.5, true]]);
+  const report = buildReport(outcomes, { ...config, latencyConnections: 1 }, times);
+  t.same(report.gateway?.serialComparison, { throughputRatio: 0.8, addedP50Ms: 0.15, addedP99Ms: 0.4 });
+  t.same(report.gateway?.checks?.map((c) => [c.name, c.value, c.met]), [['throughput ratio', 0.85, true], ['added p50', 0.15, true], ['added p99', 0.4, true]]);
   const text = renderReport(report);
-  t.match(text, /latency at a fixed 1000 req\/s/);
-  t.match(text, /gateway\s+1000\s+1\.60\s+4\.50\s+\+0\.40\s+\+1\.50/);
-  t.match(text, /added latency at the fixed 1000 req\/s/);
+  t.match(text, /latency one request at a time \(1 connection, closed loop/);
+  t.match(text, /gateway\s+1600\s+0\.60\s+1\.30\s+\+0\.15\s+\+0\.40/);
+  t.match(text, /added latency one request at a time/);
 });

@@ -16,11 +16,11 @@ export interface ScenarioOutcome {
   name: ScenarioName;
   /** Present when the load ran (even with errors): as fast as the target answers. */
   measurement?: Measurement;
-  /** The same load held at a fixed request rate below saturation, for latency without queueing. */
-  fixedRate?: Measurement;
+  /** The same request sent one at a time (few connections, closed loop): latency without queueing. */
+  serial?: Measurement;
   /** Why the scenario could not run. */
   error?: string;
-  /** Of the process under test (gateway: the whole Palisade stack process). */
+  /** Of the process under test (gateway: the gateway process alone). */
   memory?: { pid: number; before?: Memory; after?: Memory };
 }
 
@@ -88,8 +88,8 @@ export function failed(outcome: ScenarioOutcome): boolean {
 
 export interface RunConfig {
   connections: number;
-  /** Requests per second of the fixed-rate phase; 0 = not run. */
-  rate: number;
+  /** Connections of the latency phase (one request at a time each); 0 = not run. */
+  latencyConnections: number;
   durationSec: number;
   warmupSec: number;
   requestBytes: number;
@@ -103,8 +103,8 @@ export interface Report {
   scenarios: Partial<Record<ScenarioName, ScenarioOutcome & { problems: string[]; vsBare?: Comparison }>>;
   gateway?: {
     comparison?: Comparison;
-    /** Latency added over the bare proxy at the fixed rate (when that phase ran). */
-    fixedRateComparison?: Comparison;
+    /** Latency added over the bare proxy in the latency phase (when it ran). */
+    serialComparison?: Comparison;
     checks?: TargetCheck[];
     memory?: ScenarioOutcome['memory'];
   };
@@ -129,13 +129,14 @@ export function buildReport(
   const gateway = outcomes.find((o) => o.name === 'gateway');
   if (gateway) {
     const comparison = gateway.measurement && bare ? compare(bare, gateway.measurement) : undefined;
-    const bareFixed = outcomes.find((o) => o.name === 'bare')?.fixedRate;
-    const fixedRateComparison = gateway.fixedRate && bareFixed ? compare(bareFixed, gateway.fixedRate) : undefined;
-    // Throughput is judged flat out; added latency at the fixed rate when it ran: at saturation the
-    // latency of 50 connections is 50 / throughput (Little's law) and only repeats the ratio.
-    const latency = fixedRateComparison ?? comparison;
+    const bareSerial = outcomes.find((o) => o.name === 'bare')?.serial;
+    const serialComparison = gateway.serial && bareSerial ? compare(bareSerial, gateway.serial) : undefined;
+    // Throughput is judged flat out; added latency one request at a time when that phase ran: at
+    // saturation the latency of 50 connections is 50 / throughput (Little's law) and only repeats the
+    // ratio, and a rate-limited load generator sends in bursts that measure its own queueing.
+    const latency = serialComparison ?? comparison;
     const checks = comparison && latency ? checkTargets({ throughputRatio: comparison.throughputRatio, addedP50Ms: latency.addedP50Ms, addedP99Ms: latency.addedP99Ms }, targets) : undefined;
-    report.gateway = { comparison, ...(fixedRateComparison ? { fixedRateComparison } : {}), checks, memory: gateway.memory };
+    report.gateway = { comparison, ...(serialComparison ? { serialComparison } : {}), checks, memory: gateway.memory };
   }
   return report;
 }
@@ -174,13 +175,13 @@ export function renderReport(report: Report): string {
   }
   lines.push(...table(header, rows));
 
-  if (config.rate > 0) {
+  if (config.latencyConnections > 0) {
     const fixedRows: string[][] = [];
-    const bareFixed = report.scenarios.bare?.fixedRate;
+    const bareSerial = report.scenarios.bare?.serial;
     for (const name of SCENARIOS) {
-      const f = report.scenarios[name]?.fixedRate;
+      const f = report.scenarios[name]?.serial;
       if (!f) continue;
-      const v = bareFixed && name !== 'bare' ? compare(bareFixed, f) : undefined;
+      const v = bareSerial && name !== 'bare' ? compare(bareSerial, f) : undefined;
       fixedRows.push([
         LABELS[name],
         fmt(f.rps, 0),
@@ -191,11 +192,11 @@ export function renderReport(report: Report): string {
         String(f.errors),
         String(f.non2xx),
       ]);
-      for (const problem of problems(f)) notes.push(`${name} at ${config.rate} req/s: ${problem}`);
+      for (const problem of problems(f)) notes.push(`${name}, one at a time: ${problem}`);
     }
     if (fixedRows.length > 0) {
       lines.push('');
-      lines.push(`latency at a fixed ${config.rate} req/s (same connections, below saturation: processing time without queueing):`);
+      lines.push(`latency one request at a time (${config.latencyConnections} connection${config.latencyConnections === 1 ? '' : 's'}, closed loop: processing time without queueing):`);
       lines.push(...table(['scenario', 'req/s', 'p50 ms', 'p99 ms', '+p50 ms', '+p99 ms', 'errors', 'non-2xx'], fixedRows));
     }
   }
@@ -205,7 +206,7 @@ export function renderReport(report: Report): string {
     lines.push('');
     lines.push('gateway vs bare proxy:');
     if (gateway.checks) {
-      lines.push(`  (throughput flat out; added latency ${gateway.fixedRateComparison ? `at the fixed ${config.rate} req/s` : 'flat out'})`);
+      lines.push(`  (throughput flat out; added latency ${gateway.serialComparison ? 'one request at a time' : 'flat out'})`);
       for (const check of gateway.checks) {
         const value = check.name === 'throughput ratio' ? fmt(check.value, 2) : `${signed(check.value)} ms`;
         lines.push(`  ${check.name.padEnd(17)} ${value.padStart(10)}   target ${check.target.padEnd(8)}  ${check.met ? 'met' : 'MISSED'}`);
@@ -218,7 +219,7 @@ export function renderReport(report: Report): string {
     }
     const memory = gateway.memory;
     if (memory) {
-      lines.push(`  gateway process RSS (pid ${memory.pid}, whole stack): before ${mib(memory.before?.rssKb)}, after ${mib(memory.after?.rssKb)}, peak ${mib(memory.after?.peakKb ?? memory.before?.peakKb)}`);
+      lines.push(`  gateway process RSS (pid ${memory.pid}, the gateway alone): before ${mib(memory.before?.rssKb)}, after ${mib(memory.after?.rssKb)}, peak ${mib(memory.after?.peakKb ?? memory.before?.peakKb)}`);
     }
   }
   if (notes.length > 0) {

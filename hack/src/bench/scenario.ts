@@ -16,8 +16,6 @@ export interface LoadSpec {
   connections: number;
   durationSec: number;
   warmupSec: number;
-  /** Requests per second over all connections (autocannon overallRate); absent = as fast as possible. */
-  rate?: number;
 }
 
 export interface Measurement {
@@ -58,7 +56,6 @@ async function load(spec: LoadSpec, durationSec: number, measure: boolean): Prom
         pipelining: 1,
         duration: durationSec,
         timeout: 10,
-        ...(spec.rate ? { overallRate: spec.rate } : {}),
       },
       (error: unknown, done: autocannon.Result) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(done)),
     );
