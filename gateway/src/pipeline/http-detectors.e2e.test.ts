@@ -4,7 +4,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { listen } from '@palisade/core';
+import { createEventRepository, listen, type Database } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { buildContentPolicyService, buildPiiService, buildThreatService, createThreatDetector } from '@palisade/detectors';
 import { buildDecisionService } from '../decision/index.js';
@@ -28,6 +28,17 @@ async function peer(t: Tap, behaviour: 'hang' | 'fail'): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 type Tap = Pick<typeof t, 'teardown'>;
+
+/** Event types stored for the request's trace, once `count` arrived. */
+async function eventTypes(db: Database, res: { headers: Record<string, unknown> }, count: number): Promise<string[]> {
+  const repository = createEventRepository(db);
+  let types: string[] = [];
+  for (let i = 0; i < 100 && types.length < count; i++) {
+    types = (await repository.list({ trace_id: String(res.headers['x-service-trace-id']) })).items.map((e) => e.event_type).sort();
+    if (types.length < count) await new Promise((r) => setTimeout(r, 50));
+  }
+  return types;
+}
 
 async function withProfile(stack: Stack, profile: Record<string, unknown>) {
   const path = `/http-${randomUUID().slice(0, 8)}`;
@@ -83,13 +94,16 @@ t.test('a detector that hangs or fails, and a decision point that is down', asyn
     const blocked = await blockOnTimeout('hello');
     t.equal(blocked.status, 403, 'action_on_timeout block: refused');
     t.ok(Date.now() - started < 2000, 'within about detector_timeout_ms');
+    t.same(await eventTypes(db, blocked, 2), ['FAIL_SAFE_TRIGGERED', 'REQUEST_BLOCKED'], 'the fail-safe is recorded');
 
     const failStack = await startStack({ db, detectorEnv: { PII_DETECTOR_URL: failing } });
     t.teardown(() => failStack.close());
     const passOnError = await withProfile(failStack, { action_on_detector_error: 'pass', threat_detection: { enabled: false } });
     t.equal((await passOnError('hello')).status, 200, 'action_on_detector_error pass');
     const blockOnError = await withProfile(failStack, { action_on_detector_error: 'block', threat_detection: { enabled: false } });
-    t.equal((await blockOnError('hello')).status, 403, 'action_on_detector_error block');
+    const errored = await blockOnError('hello');
+    t.equal(errored.status, 403, 'action_on_detector_error block');
+    t.ok((await eventTypes(db, errored, 3)).includes('DETECTOR_ERROR'), 'DETECTOR_ERROR recorded');
 
     const pdpDown = await startStack({ db, detectorEnv: { DECISION_POINT_URL: down } });
     t.teardown(() => pdpDown.close());

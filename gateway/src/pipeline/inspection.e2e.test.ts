@@ -25,6 +25,17 @@ t.test('request inspection end to end', async (t) => {
   await forEachDatabase(t, async (t, db) => {
     const stack = await startStack({ db });
     t.teardown(() => stack.close());
+    const eventRepository = createEventRepository(db);
+    /** The stored events of a trace, once `count` arrived (the writer stores them asynchronously). */
+    const eventsOf = async (res: { headers: Record<string, unknown> }, count: number) => {
+      const traceId = String(res.headers['x-service-trace-id']);
+      let items: Array<{ event_type: string; severity: string; action: string; decision: string | null }> = [];
+      for (let i = 0; i < 100 && items.length < count; i++) {
+        items = (await eventRepository.list({ trace_id: traceId })).items as unknown as typeof items;
+        if (items.length < count) await new Promise((r) => setTimeout(r, 50));
+      }
+      return items.map((e) => `${e.event_type}/${e.severity}/${e.action}/${e.decision}`).sort();
+    };
     const lastUpstreamBody = () => stack.mock.requests.at(-1)?.body as ReturnType<typeof chat>;
 
     t.test('ALLOW: a benign prompt passes with the decision headers', async (t) => {
@@ -69,6 +80,7 @@ t.test('request inspection end to end', async (t) => {
       t.equal(sent.messages[1]!.content, 'Contact i***@example.com or +* *** ***-**-67 about the invoice.');
       t.equal(sent.messages[0]!.content, 'You are a helpful assistant.', 'other parts unchanged');
       t.equal(sent.model, 'gpt-x');
+      t.same(await eventsOf(res, 2), ['PII_DETECTED/MEDIUM/MASK/SANITIZE', 'REQUEST_SANITIZED/MEDIUM/MASK/SANITIZE'].sort());
     });
 
     t.test('SANITIZE (redact) and a zero-width character inside the value', async (t) => {
@@ -94,6 +106,19 @@ t.test('request inspection end to end', async (t) => {
       t.equal(res.status, 200);
       t.equal(res.headers['x-service-decision'], 'monitor_only');
       t.equal(lastUpstreamBody().messages[1]!.content, prompt, 'request unchanged');
+      const events = await eventsOf(res, 3);
+      t.ok(events.some((e) => e.startsWith('MONITOR_ALERT/MEDIUM/WOULD_BLOCK/')), `MONITOR_ALERT with WOULD_BLOCK: ${events.join(', ')}`);
+      t.ok(events.some((e) => e.startsWith('JAILBREAK_DETECTED/CRITICAL/') && e.endsWith('/MONITOR_ONLY')), 'the cause is recorded as MONITOR_ONLY');
+      t.notOk(events.some((e) => e.startsWith('REQUEST_BLOCKED')), 'nothing was blocked');
+    });
+
+    t.test('ALLOW is recorded only with log_allow_decisions', async (t) => {
+      const quiet = await withProfile(stack, {});
+      const silent = await quiet.send('What time zone is Paris in?');
+      const logging = await withProfile(stack, { event_logging: { log_allow_decisions: true } });
+      const logged = await logging.send('What time zone is Paris in?');
+      t.same(await eventsOf(logged, 1), ['REQUEST_ALLOWED/INFO/ALLOW/ALLOW']);
+      t.same(await eventsOf(silent, 0), [], 'not logged by default');
     });
 
     t.test('response scanning: output PII masked at the response path (mask)', async (t) => {
