@@ -6,11 +6,9 @@ import {
   buildThreatService,
   buildTranslationService,
   CONTENT_POLICY_PORT,
-  createThreatDetector,
   loadTranslationEnv,
   PII_DETECTOR_PORT,
   THREAT_DETECTOR_PORT,
-  threatDetectorConfigFromEnv,
   TRANSLATION_SERVICE_PORT,
 } from '@palisade/detectors';
 import {
@@ -72,9 +70,9 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     port: THREAT_DETECTOR_PORT,
     description: 'Threat Detector: the ONNX jailbreak / prompt-injection classifier (English and Russian)',
     async start(ctx, port, host) {
-      const { device, modelPath } = threatDetectorConfigFromEnv(ctx.env);
-      const detector = await createThreatDetector({ device, ...(modelPath ? { modelPath } : {}), logger: ctx.logger });
-      const { app } = buildThreatService({ detector, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      // The model is the context's: shared with the gateway's in-process pipeline, closed with the context.
+      const detector = await ctx.threatDetector();
+      const { app } = buildThreatService({ detector, closeDetector: false, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
       return serve(app, port, host);
     },
   },
@@ -166,7 +164,13 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       // In one process the bundle store's actual address is known; alone, BUNDLE_STORE_URL says it.
       const bundleStore = ctx.urls['bundle-store'];
       const env = bundleStore && !ctx.env.BUNDLE_STORE_URL ? { ...ctx.env, BUNDLE_STORE_URL: bundleStore } : ctx.env;
-      const detectors = await createInspectionDetectors({ env: ctx.env, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN, logger: ctx.logger });
+      const threat = ctx.env.THREAT_DETECTOR_URL ? undefined : await ctx.threatDetector().catch(() => undefined);
+      const detectors = await createInspectionDetectors({
+        env: ctx.env,
+        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+        logger: ctx.logger,
+        ...(threat ? { threat } : {}),
+      });
       const gateway = createGatewayComponent({
         detectors,
         config: loadGatewayConfig(env),

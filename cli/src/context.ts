@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { createThreatDetector, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
 import { createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type SecretBox, type Streams } from '@palisade/core';
 
 /**
@@ -13,6 +14,8 @@ export interface ComponentContext {
   streams(): Promise<Streams>;
   /** PALISADE_SECRET_KEY's box (a development key, with a warning, when it is not set). */
   secrets(): SecretBox;
+  /** The in-process threat model (THREAT_DETECTOR_*), loaded once for every component that scores prompts. */
+  threatDetector(): Promise<ThreatDetector>;
   /** Base URLs of the components started so far in this process, by name. */
   readonly urls: Record<string, string>;
   close(): Promise<void>;
@@ -24,7 +27,15 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
   let db: Promise<Database> | undefined;
   let streams: Promise<Streams> | undefined;
   let secrets: SecretBox | undefined;
+  let threat: Promise<ThreatDetector> | undefined;
   return {
+    threatDetector() {
+      if (!threat) {
+        const { device, modelPath } = threatDetectorConfigFromEnv(env);
+        threat = createThreatDetector({ device, ...(modelPath ? { modelPath } : {}), logger: log });
+      }
+      return threat;
+    },
     urls: {},
     secrets() {
       if (!secrets) {
@@ -46,8 +57,11 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
     },
     async close() {
       const opened = [db, streams];
+      const model = threat;
       db = undefined;
       streams = undefined;
+      threat = undefined;
+      await model?.then((m) => m.close()).catch(() => undefined);
       const [d, s] = await Promise.allSettled(opened.map((p) => p ?? Promise.resolve(undefined)));
       if (s?.status === 'fulfilled' && s.value) await (s.value as Streams).close();
       if (d?.status === 'fulfilled' && d.value) await (d.value as Database).close();

@@ -1,7 +1,7 @@
 // The detectors an inspecting gateway calls, each behind its one contract (ARCHITECTURE.md, "Process
 // model"): in-process by default (`palisade all`), over HTTP when the service's URL is configured (one
 // Deployment per detector in Kubernetes). The two transports run the same code.
-import { envString, envUrl, parseEnv, type EnvValues } from '@palisade/core';
+import { envUrl, parseEnv, type EnvValues } from '@palisade/core';
 import {
   createContentPolicyEvaluator,
   createJsonServiceClient,
@@ -10,6 +10,7 @@ import {
   EvaluateResponseSchema,
   PiiDetectResponseSchema,
   ThreatDetectResponseSchema,
+  threatDetectorConfigFromEnv,
   type ContentPolicyEvaluator,
   type Detector,
   type EvaluateRequest,
@@ -18,6 +19,7 @@ import {
   type PiiDetectResponse,
   type ThreatDetectRequest,
   type ThreatDetectResponse,
+  type ThreatDetector,
 } from '@palisade/detectors';
 import { createDecisionClient, createInProcessDecisionPoint, type DecisionPoint } from '../decision/index.js';
 import { createNormalizer, createTranslationClient, type Normalizer } from '../normalizer/index.js';
@@ -39,8 +41,6 @@ export const DETECTOR_ENV = {
   CONTENT_POLICY_URL: envUrl(['http', 'https']),
   DECISION_POINT_URL: envUrl(['http', 'https']),
   TRANSLATION_SERVICE_URL: envUrl(['http', 'https']),
-  /** In-process threat model file (default: the committed model). */
-  THREAT_DETECTOR_MODEL_PATH: envString(),
 } as const;
 export type DetectorConfig = EnvValues<typeof DETECTOR_ENV>;
 
@@ -50,6 +50,11 @@ export interface DetectorsOptions {
   /** Upper bound of one HTTP detector call (the profile's detector_timeout_ms cuts it shorter). */
   httpTimeoutMs?: number;
   logger?: { warn(obj: object, msg?: string): void };
+  /**
+   * An in-process threat detector to share (`palisade all` runs one model for the threat service and
+   * the gateway); the caller closes it. Without it one is loaded from THREAT_DETECTOR_* (device.ts).
+   */
+  threat?: ThreatDetector;
 }
 
 function remote<Req, Res>(url: string, path: string, service: string, parse: (body: unknown) => Res, options: DetectorsOptions) {
@@ -74,9 +79,12 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
     const client = remote<ThreatDetectRequest, ThreatDetectResponse>(config.THREAT_DETECTOR_URL, '/api/v1/detect', 'Threat detector', (b) => ThreatDetectResponseSchema.parse(b), options);
     closers.push(() => client.close());
     threat = { kind: 'threat', detect: (r, c) => client.call(r, c) };
+  } else if (options.threat) {
+    threat = options.threat;
   } else {
     try {
-      const local = await createThreatDetector(config.THREAT_DETECTOR_MODEL_PATH ? { modelPath: config.THREAT_DETECTOR_MODEL_PATH } : {});
+      const { device, modelPath } = threatDetectorConfigFromEnv(options.env ?? {});
+      const local = await createThreatDetector({ device, ...(modelPath ? { modelPath } : {}) });
       closers.push(() => local.close());
       threat = local;
     } catch (error) {

@@ -17,10 +17,8 @@ export interface RequestInspection {
   result: RequestDecisionResult;
   /** What goes upstream: the original bytes, or the body with its PII rewritten. */
   body: Buffer;
-  normalized: Normalized;
   /** From the start of inspection to the decision acted on. */
   processingMs: number;
-  outcomes: Record<'threat' | 'pii' | 'content_policy', DetectorOutcome<unknown>>;
 }
 
 export interface InspectRequest {
@@ -143,7 +141,6 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
-    const outcomes = { threat, pii, content_policy: contentPolicy };
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
@@ -158,7 +155,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
         headers: { 'x-service-decision': decisionHeader(result.effective), 'x-service-processing-ms': String(processingMs) },
       });
     }
-    return { result, body, normalized, processingMs, outcomes };
+    return { result, body, processingMs };
   };
 }
 export type RequestInspector = ReturnType<typeof createRequestInspector>;

@@ -17,7 +17,6 @@ export interface ResponseScan {
   /** The answer to send: the upstream body, or the body with the PII rewritten. */
   body: Buffer;
   processingMs: number;
-  outcomes: Record<'pii' | 'content_policy', DetectorOutcome<unknown>>;
 }
 
 export interface ScanResponse {
@@ -144,7 +143,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
         reasons: result.reasons.length ? result.reasons : ['the answer could not be redacted safely'],
       });
     }
-    return { result, body, processingMs, outcomes: { pii, content_policy: contentPolicy } };
+    return { result, body, processingMs };
   };
 }
 export type ResponseScanner = ReturnType<typeof createResponseScanner>;

@@ -152,7 +152,8 @@ export function createProxyHandler(deps: ProxyDeps) {
     const json = parseJsonBody(raw);
     let body = raw!;
     let systemPrompt = '';
-    let eventContext: InspectRequest['context'] = { provider_id: provider.id, provider_name: provider.name };
+    // Set for profiled calls only: the unprofiled hot path builds no event context.
+    let eventContext: InspectRequest['context'] | undefined;
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
@@ -161,15 +162,15 @@ export function createProxyHandler(deps: ProxyDeps) {
       if (isExtractionEmpty(extraction)) {
         request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
       }
+      eventContext = {
+        source_ip: sourceIpOf(headers, request.socket.remoteAddress),
+        provider_id: provider.id,
+        provider_name: provider.name,
+        profile_id: route.profile.id,
+        model: extraction.model,
+        user_prompt: extraction.user_messages.at(-1) ?? extraction.prompt,
+      };
       if (deps.inspector) {
-        eventContext = {
-          source_ip: sourceIpOf(headers, request.socket.remoteAddress),
-          provider_id: provider.id,
-          provider_name: provider.name,
-          profile_id: route.profile.id,
-          model: extraction.model,
-          user_prompt: extraction.user_messages.at(-1) ?? extraction.prompt,
-        };
         const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext });
         body = inspection.body;
         reply
@@ -193,7 +194,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       abortWith: abortOnClientClose(reply),
     });
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
-    if (route.profile && deps.scanner && answer.status >= 200 && answer.status < 300) {
+    if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });
       if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
     }
