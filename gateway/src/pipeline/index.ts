@@ -3,3 +3,4 @@ export * from './text-parts.js';
 export * from './detectors.js';
 export * from './request-inspector.js';
 export * from './response-scanner.js';
+export * from './profile-policies.js';

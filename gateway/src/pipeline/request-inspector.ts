@@ -3,13 +3,14 @@
 // act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
 // monitor mode forwards the request unchanged.
 import { performance } from 'node:perf_hooks';
-import { PalisadeError, replaceAllAt, type ContentPolicy, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
+import { PalisadeError, replaceAllAt, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { Normalized } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
+import { profilePolicies } from './profile-policies.js';
 import { runDetector } from './run-detector.js';
 import { joinParts, type JoinedParts } from './text-parts.js';
 
@@ -37,15 +38,6 @@ export interface InspectRequest {
 export const decisionHeader = (decision: string) => decision.toLowerCase();
 
 const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
-
-function policiesOf(profile: Profile, snapshot: InspectRequest['snapshot']): ContentPolicy[] {
-  const out: ContentPolicy[] = [];
-  for (const id of profile.content_policy_ids) {
-    const policy = snapshot.contentPolicy(id);
-    if (policy && policy.scope !== 'response') out.push(policy);
-  }
-  return out;
-}
 
 /**
  * Entities found in the normalized text → spans of each original part. A span that crosses the
@@ -85,7 +77,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
 
-    const policies = policiesOf(profile, request.snapshot);
+    const policies = profilePolicies(profile, request.snapshot, 'request');
     const [threat, pii, contentPolicy] = await Promise.all([
       !profile.threat_detection.enabled
         ? skipped('threat detection is off in the profile')

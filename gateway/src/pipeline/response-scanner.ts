@@ -2,13 +2,14 @@
 // scanned for output PII and the profile's response-scope content policies, and then passed, redacted
 // at the response path, or blocked (RESPONSE_BLOCKED, block_status_code, reasons).
 import { performance } from 'node:perf_hooks';
-import { PalisadeError, replaceAllAt, type CompiledMapping, type ContentPolicy, type Profile, type TextPart } from '@palisade/core';
+import { PalisadeError, replaceAllAt, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { UpstreamResponse } from '../upstream/index.js';
 import type { InspectionDetectors } from './detectors.js';
+import { profilePolicies } from './profile-policies.js';
 import { runDetector } from './run-detector.js';
 import { joinParts } from './text-parts.js';
 
@@ -49,15 +50,6 @@ function answerText(answer: UpstreamResponse, mapping: CompiledMapping): { text:
   return { text: extracted.text, parts: extracted.parts, json };
 }
 
-function responsePolicies(profile: Profile, snapshot: ScanResponse['snapshot']): ContentPolicy[] {
-  const out: ContentPolicy[] = [];
-  for (const id of profile.content_policy_ids) {
-    const policy = snapshot.contentPolicy(id);
-    if (policy && policy.scope !== 'request') out.push(policy);
-  }
-  return out;
-}
-
 /**
  * The redacted body, or null when the PII cannot be rewritten in place: in a stream a value may be
  * split across frames, so each value is replaced where it appears whole in the raw body, and a value
@@ -95,7 +87,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
     const scanned = answerText(request.answer, request.mapping);
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
-    const policies = responsePolicies(profile, request.snapshot);
+    const policies = profilePolicies(profile, request.snapshot, 'response');
     const [pii, contentPolicy] = await Promise.all([
       settings.pii_mode === 'disabled'
         ? skipped('response PII scanning is disabled')
