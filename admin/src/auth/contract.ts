@@ -42,3 +42,10 @@ export interface AccessControl {
    */
   tenantsFor(request: FastifyRequest, requested?: string): string[] | undefined;
 }
+
+/** What a resource's route module gets from the Admin API app that mounts it. */
+export interface AdminRouteContext {
+  access: AccessControl;
+  /** The Admin API's clock (retention and dashboards are tested with a controllable one). */
+  now(): Date;
+}
