@@ -1,6 +1,7 @@
 // AUTH_ENABLED=true: API keys from the registry, per-key sliding-window limits with the spec's
 // headers, on Redis (with the real PostgreSQL) and in-process (with PGlite).
 import t from 'tap';
+import { createEventRepository } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 
@@ -50,13 +51,23 @@ t.test('gateway API keys and rate limits', async (t) => {
         const reset = Number(res.headers['x-ratelimit-reset']);
         t.ok(reset >= Math.floor(started / 1000) + 59 && reset <= Math.ceil(Date.now() / 1000) + 60, 'reset is a Unix timestamp about a minute ahead');
       }
-      const limited = await send({ authorization: `Bearer ${clear}` });
+      // Before routing the answer carries no trace id (spec), so the client names the request.
+      const limitedTrace = `rate-${Date.now()}-${Math.random()}`;
+      const limited = await send({ authorization: `Bearer ${clear}`, 'x-trace-id': limitedTrace });
       t.equal(limited.status, 429);
       t.match(limited.json.error, { code: 'RATE_LIMIT_EXCEEDED', type: 'rate_limit_error' });
       t.ok(limited.json.error.retry_after >= 1 && limited.json.error.retry_after <= 60, 'retry_after in seconds');
       t.equal(limited.headers['retry-after'], String(limited.json.error.retry_after));
       t.equal(limited.headers['x-ratelimit-remaining'], '0');
       t.notOk(stack.mock.requests.some((r) => r.headers.authorization === `Bearer ${clear}`), 'the gateway key is never sent to a provider');
+      // The refusal is a RATE_LIMIT event of the key's tenant, under the answer's trace id.
+      const traceId = limitedTrace;
+      let stored: Array<{ event_type: string; severity: string; tenant_id: string }> = [];
+      for (let i = 0; i < 200 && stored.length === 0; i++) {
+        stored = (await createEventRepository(db).list({ trace_id: traceId })).items as unknown as typeof stored;
+        if (stored.length === 0) await new Promise((r) => setTimeout(r, 50));
+      }
+      t.match(stored, [{ event_type: 'RATE_LIMIT', severity: 'LOW', tenant_id: 'default' }]);
     });
 
     t.test('a key with its own limit; keys are counted separately', async (t) => {

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { createService, PalisadeError, type Cache, type Service } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
+import type { EventEmitter } from '../events/index.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient } from '../upstream/index.js';
@@ -26,6 +27,8 @@ export interface GatewayDeps {
   inspector?: RequestInspector;
   /** Response scanning of those calls. */
   scanner?: ResponseScanner;
+  /** Where the operational events of failed calls go (PROVIDER_ERROR, RATE_LIMIT, …). */
+  events?: Pick<EventEmitter, 'emitLater'>;
 }
 
 const NOT_PROXIED_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -67,6 +70,7 @@ export function buildGateway(deps: GatewayDeps): Service {
     fallbackEnabled: config.GATEWAY_FALLBACK_ENABLED,
     inspector: deps.inspector,
     scanner: deps.scanner,
+    events: deps.events,
   });
   app.post('/chat', proxy);
   app.post('/*', proxy);

@@ -45,6 +45,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     current: loader.current,
     upstream,
     cache: deps.streams.cache,
+    events,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
     ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events }), scanner: createResponseScanner(deps.detectors, { events }) } : {}),

@@ -3,8 +3,9 @@
 // the upstream call.
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError } from '@palisade/core';
+import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError, type Profile } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
+import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
@@ -34,6 +35,17 @@ export interface ProxyDeps {
   inspector?: RequestInspector | undefined;
   /** Scans the answers of those calls (when the profile's response_scanning is on). */
   scanner?: ResponseScanner | undefined;
+  /** Where PROVIDER_ERROR, RATE_LIMIT, SERVICE_UNAVAILABLE and REQUEST_ERROR go. */
+  events?: Pick<EventEmitter, 'emitLater'> | undefined;
+}
+
+/** What is known of a call when it fails, for its operational event. */
+interface CallState {
+  tenantId: string;
+  traceId: string;
+  sourceIp: string | null;
+  route?: { providerId: string; providerName: string; profile?: Profile | undefined } | undefined;
+  context?: InspectRequest['context'] | undefined;
 }
 
 function parseJsonBody(raw: Buffer | undefined): unknown {
@@ -103,8 +115,37 @@ function sendAnswer(reply: FastifyReply, answer: UpstreamResponse): FastifyReply
   return reply.code(answer.status).send(answer.body);
 }
 
+function eventContextOf(state: CallState): SecurityEventContext {
+  return {
+    ...(state.context ?? {}),
+    trace_id: state.traceId,
+    tenant_id: state.tenantId,
+    source_ip: state.context?.source_ip ?? state.sourceIp,
+    ...(state.route && !state.context ? { provider_id: state.route.providerId, provider_name: state.route.providerName, profile_id: state.route.profile?.id ?? null } : {}),
+  };
+}
+
 export function createProxyHandler(deps: ProxyDeps) {
+  const events = deps.events;
+  const record = (state: CallState, part: SecurityEventPart | null) => {
+    if (events && part) emitOperationalEvent(events, part, eventContextOf(state), state.route?.profile);
+  };
+  const handle = createCallHandler(deps, events ? (state, status) => record(state, upstreamStatusEvent(status)) : undefined);
+  if (!events) return (request: FastifyRequest, reply: FastifyReply) => handle(request, reply, null);
   return async function proxy(request: FastifyRequest, reply: FastifyReply) {
+    const state: CallState = { tenantId: tenantOf(request.headers), traceId: request.id, sourceIp: sourceIpOf(request.headers, request.socket.remoteAddress) };
+    try {
+      return await handle(request, reply, state);
+    } catch (error) {
+      record(state, operationalEventOf(error));
+      throw error;
+    }
+  };
+}
+
+/** The call itself; `state` (when events are recorded) learns the tenant, route and context as they are known. */
+function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState, status: number) => void) | undefined) {
+  return async function handle(request: FastifyRequest, reply: FastifyReply, state: CallState | null) {
     const snapshot = deps.current();
     if (!snapshot) throw new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The gateway has not loaded its configuration yet' });
     const headers = request.headers;
@@ -113,6 +154,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       const authenticated = await deps.auth.authenticate(headers.authorization, snapshot, firstHeader(headers, 'x-tenant-id'));
       reply.headers(authenticated.headers);
       tenantId = authenticated.key.tenant_id;
+      if (state) state.tenantId = tenantId;
     }
 
     const traceId = request.id;
@@ -143,6 +185,7 @@ export function createProxyHandler(deps: ProxyDeps) {
 
     request.traceId = traceId;
     const { provider } = route;
+    if (state) state.route = { providerId: provider.id, providerName: provider.name, profile: route.profile ?? undefined };
     reply.header(GATEWAY_HEADERS.traceId, traceId).header(GATEWAY_HEADERS.providerId, provider.id);
     if (route.profile) reply.header(GATEWAY_HEADERS.profileId, route.profile.id);
     if (!route.upstreamUrl) throw new PalisadeError('PROVIDER_MISSING_TARGET');
@@ -170,6 +213,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         model: extraction.model,
         user_prompt: extraction.user_messages.at(-1) ?? extraction.prompt,
       };
+      if (state) state.context = eventContext;
       if (deps.inspector) {
         const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext });
         body = inspection.body;
@@ -194,6 +238,7 @@ export function createProxyHandler(deps: ProxyDeps) {
       abortWith: abortOnClientClose(reply),
     });
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
+    if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });
       if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
