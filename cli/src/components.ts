@@ -2,6 +2,9 @@ import { createRegistryComponent, REGISTRY_PORT } from '@palisade/admin';
 import { createBundleRepository, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
 import {
   buildContentPolicyService,
+  buildContentSafetyService,
+  CONTENT_SAFETY_SERVICE_PORT,
+  loadContentSafetyEnv,
   buildPiiService,
   buildThreatService,
   buildTranslationService,
@@ -91,6 +94,15 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'Translation Service: Marian ONNX model from TRANSLATION_MODEL_DIR (503 without one)',
     async start(ctx, port, host) {
       const { app } = buildTranslationService({ env: loadTranslationEnv(ctx.env), logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      return serve(app, port, host);
+    },
+  },
+  {
+    name: 'content-safety',
+    port: CONTENT_SAFETY_SERVICE_PORT,
+    description: 'Content Safety: the Qwen3Guard-Gen guard model behind CONTENT_SAFETY_MODEL_URL (503 without one)',
+    async start(ctx, port, host) {
+      const { app } = buildContentSafetyService({ env: loadContentSafetyEnv(ctx.env), logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
       return serve(app, port, host);
     },
   },

@@ -4,6 +4,10 @@
 import { envUrl, parseEnv, type EnvValues } from '@palisade/core';
 import {
   createContentPolicyEvaluator,
+  createContentSafetyAnalyzer,
+  loadContentSafetyEnv,
+  type AnalyzeRequest,
+  type AnalyzeResponse,
   createJsonServiceClient,
   createPiiDetector,
   createThreatDetector,
@@ -21,7 +25,7 @@ import {
   type ThreatDetectResponse,
   type ThreatDetector,
 } from '@palisade/detectors';
-import { createDecisionClient, createInProcessDecisionPoint, type DecisionPoint } from '../decision/index.js';
+import { ContentSafetyResult, createDecisionClient, createInProcessDecisionPoint, type DecisionPoint } from '../decision/index.js';
 import { createNormalizer, createTranslationClient, type Normalizer } from '../normalizer/index.js';
 
 export interface InspectionDetectors {
@@ -30,6 +34,11 @@ export interface InspectionDetectors {
   /** Absent when the model could not be loaded: threat checks then count as detector errors. */
   threat: Detector<ThreatDetectRequest, ThreatDetectResponse> | undefined;
   contentPolicy: Detector<EvaluateRequest, EvaluateResponse>;
+  /**
+   * The guard model: over HTTP (CONTENT_SAFETY_URL) or in-process against CONTENT_SAFETY_MODEL_URL.
+   * Without either it answers 503 like the service without a GPU, and the check is skipped (spec).
+   */
+  contentSafety: Detector<AnalyzeRequest, AnalyzeResponse>;
   decisionPoint: DecisionPoint;
   close(): Promise<void>;
 }
@@ -41,6 +50,7 @@ export const DETECTOR_ENV = {
   CONTENT_POLICY_URL: envUrl(['http', 'https']),
   DECISION_POINT_URL: envUrl(['http', 'https']),
   TRANSLATION_SERVICE_URL: envUrl(['http', 'https']),
+  CONTENT_SAFETY_URL: envUrl(['http', 'https']),
 } as const;
 export type DetectorConfig = EnvValues<typeof DETECTOR_ENV>;
 
@@ -102,6 +112,26 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
     contentPolicy = evaluator;
   }
 
+  let contentSafety: InspectionDetectors['contentSafety'];
+  if (config.CONTENT_SAFETY_URL) {
+    // The answer is read as the decision point reads it (verdict, categories); the rest passes through.
+    const parse = (b: unknown) => ContentSafetyResult.loose().parse(b) as unknown as AnalyzeResponse;
+    const client = remote<AnalyzeRequest, AnalyzeResponse>(config.CONTENT_SAFETY_URL, '/api/v1/analyze', 'Content safety service', parse, options);
+    closers.push(() => client.close());
+    contentSafety = { kind: 'content-safety', detect: (r, c) => client.call(r, c) };
+  } else {
+    const env = loadContentSafetyEnv(options.env ?? {});
+    const analyzer = createContentSafetyAnalyzer({
+      modelUrl: env.CONTENT_SAFETY_MODEL_URL,
+      modelName: env.CONTENT_SAFETY_MODEL_NAME,
+      apiKey: env.CONTENT_SAFETY_API_KEY,
+      timeoutMs: env.CONTENT_SAFETY_TIMEOUT_MS,
+      ...(options.logger ? { logger: options.logger as { warn(obj: object, msg: string): void } } : {}),
+    });
+    closers.push(() => analyzer.close());
+    contentSafety = analyzer;
+  }
+
   const decisionPoint = config.DECISION_POINT_URL
     ? createDecisionClient({ url: config.DECISION_POINT_URL, internalToken: options.internalToken, timeoutMs: options.httpTimeoutMs ?? 5_000 })
     : createInProcessDecisionPoint();
@@ -118,6 +148,7 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
     pii,
     threat,
     contentPolicy,
+    contentSafety,
     decisionPoint,
     async close() {
       await Promise.allSettled(closers.map((close) => close()));

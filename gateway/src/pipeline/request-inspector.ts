@@ -10,6 +10,7 @@ import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type Requ
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { Normalized } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
+import { clipForGuard } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { runDetector } from './run-detector.js';
 import { joinParts, type JoinedParts } from './text-parts.js';
@@ -78,7 +79,8 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const call = { traceId: request.traceId };
 
     const policies = profilePolicies(profile, request.snapshot, 'request');
-    const [threat, pii, contentPolicy] = await Promise.all([
+    const safety = profile.content_safety;
+    const [threat, pii, contentPolicy, contentSafety] = await Promise.all([
       !profile.threat_detection.enabled
         ? skipped('threat detection is off in the profile')
         : detectors.threat
@@ -111,9 +113,21 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
               ),
             timeoutMs,
           ),
+      !safety.enabled
+        ? skipped('content safety is off in the profile')
+        : normalized.normalized.trim() === ''
+          ? skipped('no prompt text to check')
+          : runDetector(
+              (signal) =>
+                detectors.contentSafety.detect(
+                  { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
+                  { ...call, signal },
+                ),
+              timeoutMs,
+            ),
     ]);
 
-    const input = { profile, direction: 'request' as const, threat, pii, content_policy: contentPolicy };
+    const input = { profile, direction: 'request' as const, threat, pii, content_policy: contentPolicy, content_safety: contentSafety };
     let result: RequestDecisionResult;
     try {
       result = await detectors.decisionPoint.decide(input as never, call);

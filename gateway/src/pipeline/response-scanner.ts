@@ -9,6 +9,7 @@ import { decideFailSafe, type DecisionInput, type DetectorOutcome, type Response
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { UpstreamResponse } from '../upstream/index.js';
 import type { InspectionDetectors } from './detectors.js';
+import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { runDetector } from './run-detector.js';
 import { joinParts } from './text-parts.js';
@@ -88,7 +89,8 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
     const policies = profilePolicies(profile, request.snapshot, 'response');
-    const [pii, contentPolicy] = await Promise.all([
+    const guardResponses = contentSafetyOnResponses(profile);
+    const [pii, contentPolicy, contentSafety] = await Promise.all([
       settings.pii_mode === 'disabled'
         ? skipped('response PII scanning is disabled')
         : runDetector(
@@ -105,12 +107,29 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
             (signal) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal }),
             timeoutMs,
           ),
+      !guardResponses
+        ? skipped('content safety on responses is off in the profile')
+        : scanned.text.trim() === ''
+          ? skipped('no answer text to check')
+          : runDetector(
+              (signal) =>
+                detectors.contentSafety.detect(
+                  {
+                    text: clipForGuard(scanned.text),
+                    blocked_categories: guardResponses.blockedCategories,
+                    role: 'response',
+                    ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
+                  },
+                  { ...call, signal },
+                ),
+              timeoutMs,
+            ),
     ]);
 
     let result: ResponseDecisionResult;
     try {
       // The detector answers are wider than the decision input's view of them (extra fields).
-      const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy } as unknown as DecisionInput & { direction: 'response' };
+      const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy, content_safety: contentSafety } as unknown as DecisionInput & { direction: 'response' };
       result = await detectors.decisionPoint.decide(input, call);
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
