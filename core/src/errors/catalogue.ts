@@ -41,6 +41,7 @@ export const ERROR_CATALOGUE = {
   PAYLOAD_TOO_LARGE: entry(413, 'invalid_request_error', 'The request body is too large'),
   METHOD_NOT_ALLOWED: entry(405, 'invalid_request_error', 'Method not allowed'),
   SERVICE_UNAVAILABLE: entry(503, 'internal_error', 'A required service is unavailable'),
+  NOT_IMPLEMENTED: entry(501, 'internal_error', 'Not implemented'),
   INTERNAL_ERROR: entry(500, 'internal_error', 'Internal error'),
   // Admin API and internal services (DECISIONS.md "Admin API" error body).
   VALIDATION_ERROR: entry(400, 'invalid_request_error', 'The request data is invalid'),

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { PalisadeError } from '../errors/index.js';
 import { registerErrorHandling, sendError, type ErrorFormat } from './errors.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
+import { registerEventLoopMetrics } from './event-loop-metrics.js';
 import { createServiceMetrics, instrument, type ServiceMetrics } from './metrics.js';
 import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { traceIdFor } from './trace.js';
@@ -32,6 +33,8 @@ export interface ServiceOptions {
   /** Extra fastify server options (timeouts, keep-alive). */
   server?: Partial<Pick<FastifyServerOptions, 'keepAliveTimeout' | 'connectionTimeout' | 'requestTimeout' | 'forceCloseConnections' | 'return503OnClosing'>>;
   processMetrics?: boolean;
+  /** palisade_event_loop_delay_seconds (since the previous scrape); the gateway turns it on. */
+  eventLoopMetrics?: boolean;
 }
 
 export interface Service {
@@ -79,6 +82,10 @@ export function createService(options: ServiceOptions): Service {
   });
 
   const metrics = createServiceMetrics(options.name, { processMetrics: options.processMetrics ?? false });
+  if (options.eventLoopMetrics) {
+    const stop = registerEventLoopMetrics(metrics.registry);
+    app.addHook('onClose', async () => stop());
+  }
   registerErrorHandling(app, format);
   instrument(app, metrics);
   registerHealth(app, { service: options.name, checks: options.readiness ?? {}, ...(options.livenessPaths ? { livenessPaths: options.livenessPaths } : {}) });

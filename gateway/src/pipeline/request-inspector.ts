@@ -12,6 +12,7 @@ import type { Normalized } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
+import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
 import { joinParts, type JoinedParts } from './text-parts.js';
 
@@ -65,6 +66,8 @@ function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normali
 export interface InspectorOptions {
   /** Where the decision's security events go (appended to the event stream off the request path). */
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
+  /** Per-stage time (normalize, each detector, decision, total). */
+  timings?: InspectionTimings | undefined;
 }
 
 export function createRequestInspector(detectors: InspectionDetectors, options: InspectorOptions = {}) {
@@ -74,6 +77,8 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const parts = extraction.prompt_parts;
     const joined = joinParts(parts);
     const normalized = await detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } });
+    const timings = options.timings;
+    if (timings) timings.observe('request', 'normalize', performance.now() - started);
     const forThreat = normalized.translated ?? normalized.normalized;
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
@@ -128,11 +133,16 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     ]);
 
     const input = { profile, direction: 'request' as const, threat, pii, content_policy: contentPolicy, content_safety: contentSafety };
+    const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;
     try {
       result = await detectors.decisionPoint.decide(input as never, call);
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`) as RequestDecisionResult;
+    }
+    if (timings) {
+      timings.observe('request', 'decision', performance.now() - deciding);
+      observeOutcomes(timings, 'request', { threat, pii, content_policy: contentPolicy, content_safety: contentSafety });
     }
 
     let body = request.raw;
@@ -147,6 +157,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
+    if (timings) timings.observe('request', 'total', processingMs);
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };

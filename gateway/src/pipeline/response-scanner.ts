@@ -11,6 +11,7 @@ import type { UpstreamResponse } from '../upstream/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
+import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
 import { joinParts } from './text-parts.js';
 
@@ -79,7 +80,12 @@ function redact(answer: UpstreamResponse, scanned: ReturnType<typeof answerText>
   return Buffer.from(raw, 'utf8');
 }
 
-export function createResponseScanner(detectors: InspectionDetectors, options: { events?: Pick<EventEmitter, 'emitLater'> | undefined } = {}) {
+export interface ScannerOptions {
+  events?: Pick<EventEmitter, 'emitLater'> | undefined;
+  timings?: InspectionTimings | undefined;
+}
+
+export function createResponseScanner(detectors: InspectionDetectors, options: ScannerOptions = {}) {
   return async function scan(request: ScanResponse): Promise<ResponseScan | null> {
     const { profile } = request;
     const settings = profile.response_scanning;
@@ -126,6 +132,8 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
             ),
     ]);
 
+    const timings = options.timings;
+    const deciding = timings ? performance.now() : 0;
     let result: ResponseDecisionResult;
     try {
       // The detector answers are wider than the decision input's view of them (extra fields).
@@ -133,6 +141,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
       result = await detectors.decisionPoint.decide(input, call);
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
+    }
+    if (timings) {
+      timings.observe('response', 'decision', performance.now() - deciding);
+      observeOutcomes(timings, 'response', { pii, content_policy: contentPolicy, content_safety: contentSafety });
     }
     let body = request.answer.body;
     let effective = result.effective;
@@ -142,6 +154,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: {
       else effective = 'BLOCK';
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
+    if (timings) timings.observe('response', 'total', processingMs);
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };

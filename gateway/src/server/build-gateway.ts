@@ -39,6 +39,8 @@ export function buildGateway(deps: GatewayDeps): Service {
   const service = createService({
     name: 'gateway',
     errorFormat: 'gateway',
+    // Inspection must not block the loop (issue 4 target: delay p99 <= 10 ms under load): measured here.
+    eventLoopMetrics: true,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     bodyLimit: config.GATEWAY_MAX_BODY_BYTES,
     readiness: {

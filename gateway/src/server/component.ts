@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { BUNDLE_HTTP_PATH, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
 import { createEventEmitter } from '../events/index.js';
+import { createInspectionTimings } from '../pipeline/inspection-timings.js';
 import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { buildGateway } from './build-gateway.js';
@@ -40,6 +41,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
   });
   // Security events go to the internal stream; the event writer and the exporter read them there.
   const events = createEventEmitter({ events: deps.streams.events, ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}) });
+  const timings = createInspectionTimings();
   const service = buildGateway({
     config,
     current: loader.current,
@@ -48,8 +50,9 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     events,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
-    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events }), scanner: createResponseScanner(deps.detectors, { events }) } : {}),
+    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings }), scanner: createResponseScanner(deps.detectors, { events, timings }) } : {}),
   });
+  timings.register(service.metrics.registry);
   return {
     ...service,
     loader,

@@ -4,6 +4,9 @@
 //   bare     autocannon -> bare proxy (bare-proxy.ts)              -> mock upstream
 //   gateway  autocannon -> Palisade gateway process (one provider, no profile) -> mock upstream;
 //            the control plane (registry, bundle store) runs in a process of its own
+//   inspected the same with an ACTIVE profile doing full CPU inspection (issue 4): every PII type in
+//            mask mode, 20 keyword + 20 regex content-policy rules on both sides, the threat model,
+//            homoglyph normalization and response scanning, on a 2 KB prompt echoed as a 2 KB answer
 //
 // Each scenario gets a fresh mock upstream process, the bare proxy and the Palisade stack run in
 // their own processes too, and autocannon runs here; scenarios run one after the other, and a
@@ -19,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
 import { buildReport, failed, renderReport, SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
+import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
 import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -38,7 +42,7 @@ const USAGE = `usage: npm run bench -- [options]
   --latency-connections <n>
                       then the same request one at a time on n connections, for latency without
                       queueing (default 1, or BENCH_LATENCY_CONNECTIONS; 0 = skip that phase)
-  --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all three)
+  --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all)
   --out <file>        JSON results file (default .bench/last-run.json)
   --no-detectors      skip the detectors' in-process speed figures printed at the end
 `;
@@ -108,18 +112,85 @@ function chatRequest(): string {
   });
 }
 
-const BODY = chatRequest();
-const HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-bench-not-a-real-key', 'x-tenant-id': TENANT };
-
-function spec(url: string, options: Options): LoadSpec {
-  return { url, method: 'POST', path: CHAT_PATH, headers: HEADERS, body: BODY, connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec };
+/**
+ * The full-inspection request: ~2 KB of user text of a support conversation with an e-mail address (so
+ * SANITIZE rewrites it) and words near the policies' keywords; the mock echoes it as a 2 KB answer.
+ */
+function inspectedRequest(): string {
+  const sentences = [
+    'Our customer in Berlin reported that the invoice export fails when the report covers more than one quarter. ',
+    'They attached the logs and asked us to reply to anna.schmidt@example.com with a workaround. ',
+    'The account manager wants a summary of the open tickets, the expected fix date and the impact on billing. ',
+    'Please keep the tone friendly and list the steps the customer can take today. ',
+  ];
+  let text = '';
+  for (let i = 0; text.length < 2000; i++) text += sentences[i % sentences.length];
+  return JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are a support assistant. Answer in one paragraph.' },
+      { role: 'user', content: text.slice(0, 2000).trim() },
+    ],
+  });
 }
 
-/** One chat request; resolves to true on 200, else a short reason. */
-async function tryChat(baseUrl: string): Promise<true | string> {
-  const res = await fetch(`${baseUrl}${CHAT_PATH}`, { method: 'POST', headers: HEADERS, body: BODY, signal: AbortSignal.timeout(5000) });
+/** 20 keyword and 20 regex rules that a support conversation does not trigger (nothing blocks). */
+function benchPolicies(): Array<Record<string, unknown>> {
+  const keywords = Array.from({ length: 20 }, (_, i) => ({ kind: 'keyword', pattern: `forbidden-project-${i}` }));
+  const regexes = Array.from({ length: 20 }, (_, i) => ({ kind: 'regex', pattern: `(?i)\\bcodename[-_ ]?${i}\\d{2}\\b` }));
+  return [
+    { name: 'bench-keywords', type: 'blocklist', rules: keywords, scope: 'both', action: 'block' },
+    { name: 'bench-regexes', type: 'blocklist', rules: regexes, scope: 'both', action: 'block' },
+  ];
+}
+
+const BODY = chatRequest();
+const INSPECTED_BODY = inspectedRequest();
+const HEADERS = { 'content-type': 'application/json', authorization: 'Bearer sk-bench-not-a-real-key', 'x-tenant-id': TENANT };
+
+function spec(url: string, options: Options, body = BODY): LoadSpec {
+  return { url, method: 'POST', path: CHAT_PATH, headers: HEADERS, body, connections: options.connections, durationSec: options.durationSec, warmupSec: options.warmupSec };
+}
+
+/** One chat request; resolves to true on 200 (and, when `decision` is given, that X-Service-Decision), else a short reason. */
+async function tryChat(baseUrl: string, body = BODY, decision?: string): Promise<true | string> {
+  const res = await fetch(`${baseUrl}${CHAT_PATH}`, { method: 'POST', headers: HEADERS, body, signal: AbortSignal.timeout(5000) });
   const text = await res.text();
-  return res.status === 200 ? true : `status ${res.status}: ${text.slice(0, 300)}`;
+  if (res.status !== 200) return `status ${res.status}: ${text.slice(0, 300)}`;
+  const got = res.headers.get('x-service-decision');
+  return decision === undefined || got === decision ? true : `X-Service-Decision ${got ?? 'absent'}, expected ${decision}`;
+}
+
+/** A registry call that must answer `status`; resolves to the JSON answer. */
+async function registryCall(control: Child, registry: string, method: string, path: string, status: number, body?: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${registry}${path}`, {
+    method,
+    headers: { 'x-tenant-id': TENANT, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status !== status) throw childFailure(control, `registry: ${method} ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+/** The full-inspection profile of the `inspected` scenario, ACTIVE on the provider. */
+async function createInspectionProfile(control: Child, registry: string, providerId: string): Promise<void> {
+  const policyIds: string[] = [];
+  for (const policy of benchPolicies()) {
+    const created = await registryCall(control, registry, 'POST', '/api/v1/content-policies', 201, policy);
+    await registryCall(control, registry, 'POST', `/api/v1/content-policies/${String(created.id)}/activate`, 200);
+    policyIds.push(String(created.id));
+  }
+  const profile = await registryCall(control, registry, 'POST', '/api/v1/profiles', 201, {
+    name: 'bench-full-inspection',
+    provider_id: providerId,
+    threat_detection: { enabled: true },
+    pii: { enabled: true, mode: 'mask' },
+    content_policy_ids: policyIds,
+    translation: { enabled: false },
+    response_scanning: { enabled: true, pii_mode: 'mask' },
+  });
+  await registryCall(control, registry, 'POST', `/api/v1/profiles/${String(profile.id)}/activate`, 200);
 }
 
 function log(message: string): void {
@@ -156,7 +227,7 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
  * embedded database) in one process and the gateway alone in another, which is the process measured
  * and compared with the bare proxy. The gateway picks the configuration up by its ETag poll.
  */
-async function startStack(started: Child[], upstream: string, dataDir: string): Promise<{ child: Child; url: string }> {
+async function startStack(started: Child[], upstream: string, dataDir: string, inspect: boolean): Promise<{ child: Child; url: string }> {
   const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
   const control = spawnNode('palisade registry,bundle-store', [CLI, 'registry,bundle-store'], {
     cwd: ROOT,
@@ -209,8 +280,15 @@ async function startStack(started: Child[], upstream: string, dataDir: string): 
   const activatedText = await activated.text();
   if (activated.status !== 200) throw childFailure(control, `registry: POST /api/v1/providers/${id}/activate answered ${activated.status}: ${activatedText.slice(0, 500)}`);
 
+  if (inspect) await createInspectionProfile(control, registry, String(id));
+
   // The configuration reaches the gateway by its next poll.
-  await waitUntil('a 200 from the gateway for the configured provider', () => tryChat(gateway), { child, timeoutMs: 15_000, intervalMs: 200 });
+  if (inspect) {
+    // The e-mail is masked: the profile is in force when the decision is sanitize.
+    await waitUntil('a sanitized 200 from the gateway with the inspection profile', () => tryChat(gateway, INSPECTED_BODY, 'sanitize'), { child, timeoutMs: 30_000, intervalMs: 200 });
+  } else {
+    await waitUntil('a 200 from the gateway for the configured provider', () => tryChat(gateway), { child, timeoutMs: 15_000, intervalMs: 200 });
+  }
   return { child, url: gateway };
 }
 
@@ -225,10 +303,11 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
       return { name, ...(await measure(name, bare.url, options)) };
     }
     dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
-    const stack = await startStack(started, mock.url, dataDir);
+    const inspect = name === 'inspected';
+    const stack = await startStack(started, mock.url, dataDir, inspect);
     const pid = stack.child.pid;
     const before = readMemory(pid);
-    const measured = await measure(name, stack.url, options);
+    const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true);
     const after = readMemory(pid);
     if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
     return { name, ...measured, memory: { pid, before, after } };
@@ -242,15 +321,35 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
   }
 }
 
-async function measure(name: ScenarioName, url: string, options: Options): Promise<{ measurement: Measurement; serial?: Measurement }> {
+interface Measured {
+  measurement: Measurement;
+  serial?: Measurement;
+  eventLoopMs?: Record<string, number>;
+  stages?: StageSplit[];
+}
+
+/**
+ * The flat-out run, then the one-at-a-time run. For a Palisade gateway (`ownMetrics`), its /metrics is
+ * read after the warm-up and after the flat-out run: event-loop delay and inspection time per stage.
+ */
+async function measure(name: ScenarioName, url: string, options: Options, body = BODY, ownMetrics = false): Promise<Measured> {
   log(`${name}: ${options.warmupSec} s warm-up, then ${options.durationSec} s measured at ${options.connections} connections -> ${url}`);
-  const m = await runScenario(spec(url, options));
+  let before: Awaited<ReturnType<typeof scrape>> | undefined;
+  const m = await runScenario(spec(url, options, body), ownMetrics ? { afterWarmup: async () => void (before = await scrape(url)) } : {});
   log(`${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors, ${m.non2xx} non-2xx`);
-  if (options.latencyConnections <= 0) return { measurement: m };
+  const out: Measured = { measurement: m };
+  if (ownMetrics && before) {
+    const after = await scrape(url);
+    out.eventLoopMs = after.eventLoopMs;
+    const stages = stageSplit(before, after);
+    if (stages.length > 0) out.stages = stages;
+    log(`${name}: event-loop delay p99 ${after.eventLoopMs['0.99']?.toFixed(2) ?? '-'} ms under load`);
+  }
+  if (options.latencyConnections <= 0) return out;
   log(`${name}: ${options.durationSec} s one request at a time on ${options.latencyConnections} connection(s)`);
-  const f = await runScenario({ ...spec(url, options), connections: options.latencyConnections, warmupSec: 1 });
+  const f = await runScenario({ ...spec(url, options, body), connections: options.latencyConnections, warmupSec: 1 });
   log(`${name}: one at a time: ${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(3)} ms, p99 ${f.p99.toFixed(3)} ms, ${f.errors} errors, ${f.non2xx} non-2xx`);
-  return { measurement: m, serial: f };
+  return { ...out, serial: f };
 }
 
 /** The detectors' own speed figures, in a process of their own (load generators are stopped by now). */

@@ -76,3 +76,32 @@ t.test('latency phase: latency targets judged one request at a time, second tabl
   t.match(text, /gateway\s+1600\s+0\.60\s+1\.30\s+\+0\.15\s+\+0\.40/);
   t.match(text, /added latency one request at a time/);
 });
+
+t.test('report: full inspection judged with its own targets, event-loop delay and the stage split', async (t) => {
+  const report = buildReport(
+    [
+      { name: 'bare', measurement: m(10_000, 4, 9) },
+      {
+        name: 'inspected',
+        measurement: m(6_000, 7, 20),
+        eventLoopMs: { '0.5': 1.2, '0.99': 12.5, max: 40 },
+        stages: [
+          { side: 'request', stage: 'total', meanMs: 2.5, calls: 100 },
+          { side: 'request', stage: 'pii', meanMs: 0.2, calls: 100 },
+        ],
+      },
+    ],
+    config,
+    times,
+  );
+  t.same(report.inspected?.checks?.map((c) => [c.name, c.met]), [
+    ['throughput ratio', true],
+    ['added p50', true],
+    ['added p99', true],
+    ['event-loop p99', false],
+  ]);
+  const text = renderReport(report);
+  t.match(text, /gateway, full inspection vs bare proxy/);
+  t.match(text, /event-loop p99\s+12\.50 ms\s+target <= 10 ms\s+MISSED/);
+  t.match(text, /request\s+pii\s+0\.200\s+100\n\s+request\s+total\s+2\.500\s+100/, 'stages in pipeline order');
+});

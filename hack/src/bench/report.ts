@@ -1,16 +1,22 @@
 // Pure part of the benchmark: ratios to the bare proxy, the gateway's targets, the printed table
 // and the JSON document. No I/O here, so it is tested without running any load.
+import type { StageSplit } from './metrics-scrape.js';
 import type { Memory } from './processes.js';
 import type { Measurement } from './scenario.js';
 
-export const SCENARIOS = ['direct', 'bare', 'gateway'] as const;
+export const SCENARIOS = ['direct', 'bare', 'gateway', 'inspected'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export const LABELS: Record<ScenarioName, string> = {
   direct: 'direct (mock upstream)',
   bare: 'bare proxy',
   gateway: 'gateway',
+  inspected: 'gateway, full inspection',
 };
+
+/** The gateway scenarios, each judged against the bare proxy with its own targets. */
+export const GATEWAY_SCENARIOS = ['gateway', 'inspected'] as const;
+export type GatewayScenario = (typeof GATEWAY_SCENARIOS)[number];
 
 export interface ScenarioOutcome {
   name: ScenarioName;
@@ -22,6 +28,10 @@ export interface ScenarioOutcome {
   error?: string;
   /** Of the process under test (gateway: the gateway process alone). */
   memory?: { pid: number; before?: Memory; after?: Memory };
+  /** The gateway's event-loop delay over the flat-out run, ms by quantile ("0.5", "0.99", "max"). */
+  eventLoopMs?: Record<string, number>;
+  /** Mean inspection time per stage over the flat-out run. */
+  stages?: StageSplit[];
 }
 
 /** How `other` compares with the bare proxy. */
@@ -37,12 +47,16 @@ export interface Targets {
   minThroughputRatio: number;
   maxAddedP50Ms: number;
   maxAddedP99Ms: number;
+  /** Event-loop delay p99 of the gateway under load, when judged. */
+  maxEventLoopP99Ms?: number;
 }
 
 export const DEFAULT_TARGETS: Targets = { minThroughputRatio: 0.8, maxAddedP50Ms: 1, maxAddedP99Ms: 3 };
+/** Issue 4: full CPU inspection (all PII types, 40 policy rules, threat, normalization, response scan). */
+export const INSPECTION_TARGETS: Targets = { minThroughputRatio: 0.5, maxAddedP50Ms: 5, maxAddedP99Ms: 20, maxEventLoopP99Ms: 10 };
 
 export interface TargetCheck {
-  name: 'throughput ratio' | 'added p50' | 'added p99';
+  name: 'throughput ratio' | 'added p50' | 'added p99' | 'event-loop p99';
   value: number;
   target: string;
   met: boolean;
@@ -101,13 +115,19 @@ export interface Report {
   config: RunConfig & { node: string; cpus: number };
   targets: Targets;
   scenarios: Partial<Record<ScenarioName, ScenarioOutcome & { problems: string[]; vsBare?: Comparison }>>;
-  gateway?: {
-    comparison?: Comparison;
-    /** Latency added over the bare proxy in the latency phase (when it ran). */
-    serialComparison?: Comparison;
-    checks?: TargetCheck[];
-    memory?: ScenarioOutcome['memory'];
-  };
+  gateway?: GatewayVerdict;
+  inspected?: GatewayVerdict;
+}
+
+export interface GatewayVerdict {
+  targets: Targets;
+  comparison?: Comparison | undefined;
+  /** Latency added over the bare proxy in the latency phase (when it ran). */
+  serialComparison?: Comparison;
+  checks?: TargetCheck[] | undefined;
+  memory?: ScenarioOutcome['memory'];
+  eventLoopMs?: Record<string, number>;
+  stages?: StageSplit[];
 }
 
 export function buildReport(
@@ -126,19 +146,35 @@ export function buildReport(
       ...(m && bare && outcome.name !== 'bare' ? { vsBare: compare(bare, m) } : {}),
     };
   }
-  const gateway = outcomes.find((o) => o.name === 'gateway');
-  if (gateway) {
-    const comparison = gateway.measurement && bare ? compare(bare, gateway.measurement) : undefined;
-    const bareSerial = outcomes.find((o) => o.name === 'bare')?.serial;
-    const serialComparison = gateway.serial && bareSerial ? compare(bareSerial, gateway.serial) : undefined;
-    // Throughput is judged flat out; added latency one request at a time when that phase ran: at
-    // saturation the latency of 50 connections is 50 / throughput (Little's law) and only repeats the
-    // ratio, and a rate-limited load generator sends in bursts that measure its own queueing.
-    const latency = serialComparison ?? comparison;
-    const checks = comparison && latency ? checkTargets({ throughputRatio: comparison.throughputRatio, addedP50Ms: latency.addedP50Ms, addedP99Ms: latency.addedP99Ms }, targets) : undefined;
-    report.gateway = { comparison, ...(serialComparison ? { serialComparison } : {}), checks, memory: gateway.memory };
+  const bareSerial = outcomes.find((o) => o.name === 'bare')?.serial;
+  for (const name of GATEWAY_SCENARIOS) {
+    const outcome = outcomes.find((o) => o.name === name);
+    if (outcome) report[name] = verdict(outcome, bare, bareSerial, name === 'inspected' ? INSPECTION_TARGETS : targets);
   }
   return report;
+}
+
+function verdict(outcome: ScenarioOutcome, bare: Measurement | undefined, bareSerial: Measurement | undefined, targets: Targets): GatewayVerdict {
+  const comparison = outcome.measurement && bare ? compare(bare, outcome.measurement) : undefined;
+  const serialComparison = outcome.serial && bareSerial ? compare(bareSerial, outcome.serial) : undefined;
+  // Throughput is judged flat out; added latency one request at a time when that phase ran: at
+  // saturation the latency of 50 connections is 50 / throughput (Little's law) and only repeats the
+  // ratio, and a rate-limited load generator sends in bursts that measure its own queueing.
+  const latency = serialComparison ?? comparison;
+  let checks = comparison && latency ? checkTargets({ throughputRatio: comparison.throughputRatio, addedP50Ms: latency.addedP50Ms, addedP99Ms: latency.addedP99Ms }, targets) : undefined;
+  if (checks && targets.maxEventLoopP99Ms !== undefined) {
+    const p99 = outcome.eventLoopMs?.['0.99'] ?? Number.NaN;
+    checks = [...checks, { name: 'event-loop p99', value: p99, target: `<= ${targets.maxEventLoopP99Ms} ms`, met: p99 <= targets.maxEventLoopP99Ms }];
+  }
+  return {
+    targets,
+    comparison,
+    ...(serialComparison ? { serialComparison } : {}),
+    checks,
+    memory: outcome.memory,
+    ...(outcome.eventLoopMs ? { eventLoopMs: outcome.eventLoopMs } : {}),
+    ...(outcome.stages ? { stages: outcome.stages } : {}),
+  };
 }
 
 /** The human-readable summary printed at the end of a run. */
@@ -201,17 +237,18 @@ export function renderReport(report: Report): string {
     }
   }
 
-  const gateway = report.gateway;
-  if (gateway) {
+  for (const name of GATEWAY_SCENARIOS) {
+    const gateway = report[name];
+    if (!gateway) continue;
     lines.push('');
-    lines.push('gateway vs bare proxy:');
+    lines.push(`${LABELS[name]} vs bare proxy:`);
     if (gateway.checks) {
       lines.push(`  (throughput flat out; added latency ${gateway.serialComparison ? 'one request at a time' : 'flat out'})`);
       for (const check of gateway.checks) {
-        const value = check.name === 'throughput ratio' ? fmt(check.value, 2) : `${signed(check.value)} ms`;
+        const value = check.name === 'throughput ratio' ? fmt(check.value, 2) : check.name === 'event-loop p99' ? `${fmt(check.value, 2)} ms` : `${signed(check.value)} ms`;
         lines.push(`  ${check.name.padEnd(17)} ${value.padStart(10)}   target ${check.target.padEnd(8)}  ${check.met ? 'met' : 'MISSED'}`);
       }
-      if (report.scenarios.gateway?.problems.length || report.scenarios.bare?.problems.length) {
+      if (report.scenarios[name]?.problems.length || report.scenarios.bare?.problems.length) {
         lines.push('  (a measurement had errors or non-2xx responses: the comparison is not reliable)');
       }
     } else {
@@ -220,6 +257,15 @@ export function renderReport(report: Report): string {
     const memory = gateway.memory;
     if (memory) {
       lines.push(`  gateway process RSS (pid ${memory.pid}, the gateway alone): before ${mib(memory.before?.rssKb)}, after ${mib(memory.after?.rssKb)}, peak ${mib(memory.after?.peakKb ?? memory.before?.peakKb)}`);
+    }
+    if (gateway.eventLoopMs && name !== 'inspected') {
+      lines.push(`  event-loop delay under load: p50 ${fmt(gateway.eventLoopMs['0.5'] ?? Number.NaN, 2)} ms, p99 ${fmt(gateway.eventLoopMs['0.99'] ?? Number.NaN, 2)} ms, max ${fmt(gateway.eventLoopMs.max ?? Number.NaN, 2)} ms`);
+    }
+    if (gateway.stages && gateway.stages.length > 0) {
+      lines.push('  inspection time per stage (mean per call, flat out; detectors run in parallel, so they overlap within total):');
+      const order = ['normalize', 'threat', 'pii', 'content_policy', 'content_safety', 'decision', 'total'];
+      const sorted = [...gateway.stages].sort((a, b) => a.side.localeCompare(b.side) || order.indexOf(a.stage) - order.indexOf(b.stage));
+      lines.push(...table(['side', 'stage', 'mean ms', 'calls'], sorted.map((st) => [st.side, st.stage, fmt(st.meanMs, 3), String(st.calls)])).map((l) => `    ${l}`));
     }
   }
   if (notes.length > 0) {

@@ -38,8 +38,9 @@ export interface Measurement {
 }
 
 /** Runs the warm-up then the measured run against the spec; never both at once. */
-export async function runScenario(spec: LoadSpec): Promise<Measurement> {
+export async function runScenario(spec: LoadSpec, hooks: { afterWarmup?: () => Promise<void> } = {}): Promise<Measurement> {
   if (spec.warmupSec > 0) await load(spec, spec.warmupSec, false);
+  await hooks.afterWarmup?.();
   return load(spec, spec.durationSec, true);
 }
 

@@ -1,0 +1,27 @@
+// Event-loop delay of a service as gauges that cover the time since the previous scrape: a detector
+// that blocks the loop (model inference on the main thread) shows up as a high p99 at once, not
+// diluted by hours of history. Node's own histogram measures it (perf_hooks.monitorEventLoopDelay).
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Gauge, type Registry } from 'prom-client';
+
+const QUANTILES = [50, 90, 99] as const;
+
+/** Registers palisade_event_loop_delay_seconds{quantile} and _max; returns the stopper. */
+export function registerEventLoopMetrics(registry: Registry, resolutionMs = 5): () => void {
+  const monitor = monitorEventLoopDelay({ resolution: resolutionMs });
+  monitor.enable();
+  const seconds = (ns: number) => (Number.isFinite(ns) ? ns / 1e9 : 0);
+  new Gauge({
+    name: 'palisade_event_loop_delay_seconds',
+    help: 'Event-loop delay since the previous scrape, by quantile (quantile="max" for the largest)',
+    labelNames: ['quantile'],
+    registers: [registry],
+    collect() {
+      if (monitor.count === 0) return;
+      for (const q of QUANTILES) this.set({ quantile: String(q / 100) }, seconds(monitor.percentile(q)));
+      this.set({ quantile: 'max' }, seconds(monitor.max));
+      monitor.reset();
+    },
+  });
+  return () => monitor.disable();
+}
