@@ -1,1 +1,2 @@
 export * from './mock-llm/index.js';
+export * from './kafka-broker/index.js';

@@ -1,0 +1,12 @@
+export { createEventExporterComponent, EVENT_EXPORTER_ENV, EVENT_EXPORTER_PORT, type EventExporterComponent, type EventExporterConfig, type EventExporterDeps } from './component.js';
+export { createExporterConsumer, SECURITY_EVENTS_STREAM as EXPORTER_SOURCE_STREAM, type ExporterConsumer, type ExporterConsumerOptions } from './consumer.js';
+export { createExporterTester, exporterTestEvent, type ExporterTester } from './tester.js';
+export { createExporterWorker, exporterGroup, type ExporterWorker, type ExporterWorkerStats } from './worker.js';
+export { createSink, flushIntervalMs } from './create-sink.js';
+export { createFileLocks, type FileLocks } from './file-sink.js';
+export { DeliveryError, type ExportItem, type Sink } from './sink.js';
+export { mapEvent, toEcs, toCustom, type MappedEvent } from './mapping.js';
+export { formatCef, escapeCefExtension, escapeCefHeader } from './cef-format.js';
+export { formatSyslog, formatRfc3164, formatRfc5424, octetCounted, SYSLOG_SEVERITY } from './syslog-format.js';
+export { exporterDeadLetterStream, EXPORTER_DEAD_LETTER_SUFFIX } from './dead-letter.js';
+export { createExporterMetrics, type ExporterMetrics } from './metrics.js';
