@@ -3,6 +3,7 @@
 // mounts the same operations behind its roles.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ApiKey, ApiKeyCreate, ApiKeyUpdate, PalisadeError, type ApiKeyCreated, type ApiKeyPublic, type ResourceStore } from '@palisade/core';
+import type { TenantScope } from '../registry/providers.js';
 
 /** `pk_` + 32 random bytes in base64url: 256 bits, and safe in an Authorization header. */
 export function generateApiKey(): string {
@@ -50,7 +51,8 @@ export function createApiKeyOperations(deps: ApiKeyOperationsDeps) {
       deps.onChange();
       return { ...publicApiKey(record), key: clear };
     },
-    async list(tenantId: string, query: { limit?: number; offset?: number } = {}) {
+    /** `tenantId`: one tenant, several (any of), or undefined for every tenant (super-admin). */
+    async list(tenantId: TenantScope, query: { limit?: number; offset?: number } = {}) {
       const page = await apiKeys.list({ where: { tenant_id: tenantId }, ...query });
       return { ...page, items: page.items.map(publicApiKey) };
     },

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { ContentPolicy, ContentPolicyCreate, ContentPolicyUpdate, PalisadeError, type ResourceStore } from '@palisade/core';
 import { checkContentPolicyPatterns } from '@palisade/detectors';
+import type { TenantScope } from '../registry/providers.js';
 
 export interface ContentPolicyOperationsDeps {
   store: ResourceStore;
@@ -40,7 +41,8 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
       return record;
     },
     get: load,
-    async list(tenantId: string, query: { status?: string; limit?: number; offset?: number }) {
+    /** `tenantId`: one tenant, several (any of), or undefined for every tenant (super-admin). */
+    async list(tenantId: TenantScope, query: { status?: string; limit?: number; offset?: number }) {
       return contentPolicies.list({ where: { tenant_id: tenantId, status: query.status }, limit: query.limit ?? 50, offset: query.offset ?? 0, order: 'name', direction: 'asc' });
     },
     async update(id: string, body: unknown, tenantId: string, actor: ContentPolicy['managed_by'] = 'api'): Promise<ContentPolicy> {

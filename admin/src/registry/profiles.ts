@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PalisadeError, Profile, ProfileCreate, ProfileUpdate, type ResourceStore } from '@palisade/core';
+import type { TenantScope } from './providers.js';
 
 export interface ProfileOperationsDeps {
   store: ResourceStore;
@@ -64,7 +65,8 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
       return record;
     },
     get: load,
-    async list(tenantId: string, query: { status?: string; provider_id?: string; limit?: number; offset?: number }) {
+    /** `tenantId`: one tenant, several (any of), or undefined for every tenant (super-admin). */
+    async list(tenantId: TenantScope, query: { status?: string; provider_id?: string; limit?: number; offset?: number }) {
       return profiles.list({ where: { tenant_id: tenantId, status: query.status, provider_id: query.provider_id }, limit: query.limit ?? 50, offset: query.offset ?? 0 });
     },
     async update(id: string, body: unknown, tenantId: string, actor: Profile['managed_by'] = 'api'): Promise<Profile> {

@@ -41,6 +41,9 @@ function sealAuth(auth: UpstreamAuth, secrets: SecretBox, previous?: UpstreamAut
   return out as UpstreamAuth;
 }
 
+/** The tenants a listing covers: one, any of several, or every tenant (undefined). */
+export type TenantScope = string | readonly string[] | undefined;
+
 export function createProviderOperations(deps: ProviderOperationsDeps) {
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const { providers } = deps.store;
@@ -93,7 +96,8 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
       return maskProvider(await load(id, tenantId));
     },
 
-    async list(tenantId: string, query: { status?: string; limit?: number; offset?: number }) {
+    /** `tenantId`: one tenant, several (any of), or undefined for every tenant (super-admin). */
+    async list(tenantId: TenantScope, query: { status?: string; limit?: number; offset?: number }) {
       const page = await providers.list({ where: { tenant_id: tenantId, status: query.status }, limit: query.limit ?? 50, offset: query.offset ?? 0 });
       return { ...page, items: page.items.map(maskProvider) };
     },

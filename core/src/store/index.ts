@@ -9,4 +9,5 @@ export * from './repositories/resource-repository.js';
 export * from './repositories/event-repository.js';
 export * from './repositories/audit-repository.js';
 export * from './repositories/bundle-repository.js';
+export * from './repositories/retention-repository.js';
 export * from './resources.js';

@@ -20,15 +20,60 @@ export interface EventQuery {
   severities?: string[];
   provider_id?: string;
   profile_id?: string;
+  /** Any of these decisions (the record's `decision`), compared case-insensitively. */
+  decisions?: string[];
   from?: string;
   to?: string;
   limit?: number;
   offset?: number;
 }
 
+/** The window and tenants of a dashboard; `to` is exclusive. */
+export interface EventStatsQuery {
+  tenant_ids?: string[];
+  from: string;
+  to: string;
+  /** How many providers the PII ranking keeps (default 10). */
+  topProviders?: number;
+}
+
+/** Counters of the dashboard's headline figures, over a whole window or one day. */
+export interface EventCounters {
+  events: number;
+  /** Distinct trace ids with at least one event. */
+  requests: number;
+  blocks: number;
+  sanitizations: number;
+  monitor_alerts: number;
+  pii_detections: number;
+}
+
+export interface EventStats {
+  totals: EventCounters;
+  by_type: Record<string, number>;
+  by_severity: Record<string, number>;
+  top_pii_providers: Array<{ provider_id: string | null; provider_name: string | null; pii_incidents: number }>;
+  /** One row per UTC day that has events, oldest first; `day` is YYYY-MM-DD. */
+  per_day: Array<EventCounters & { day: string }>;
+}
+
+/** The event types behind each headline figure of the dashboard. */
+export const DASHBOARD_EVENT_GROUPS = {
+  blocks: ['REQUEST_BLOCKED', 'CUSTOM_POLICY_BLOCK', 'RESPONSE_BLOCKED'],
+  sanitizations: ['REQUEST_SANITIZED', 'RESPONSE_REDACTED'],
+  monitor_alerts: ['MONITOR_ALERT', 'RESPONSE_MONITOR_ALERT'],
+  pii_detections: ['PII_DETECTED'],
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface EventRepository<E extends EventRow> {
   insert(events: E | E[]): Promise<void>;
   list(query?: EventQuery): Promise<{ items: E[]; total: number }>;
+  /** One event by id (null when missing or not a UUID). */
+  get(id: string): Promise<E | null>;
+  /** The dashboard's aggregations over a window, computed in SQL. */
+  stats(query: EventStatsQuery): Promise<EventStats>;
   /** Deletes events older than `before`; returns how many. Retention worker only. */
   deleteBefore(before: string): Promise<number>;
   /** Rewrites the stored record of each event older than `before` with `scrub` (detail retention). */
@@ -49,6 +94,7 @@ export function createEventRepository<E extends EventRow>(db: Database): EventRe
     if (query.severities?.length) add((p) => `upper(severity) = ANY(${p})`, query.severities.map((s) => s.toUpperCase()));
     if (query.provider_id) add((p) => `provider_id = ${p}`, query.provider_id);
     if (query.profile_id) add((p) => `profile_id = ${p}`, query.profile_id);
+    if (query.decisions?.length) add((p) => `upper(data->>'decision') = ANY(${p})`, query.decisions.map((s) => s.toUpperCase()));
     if (query.from) add((p) => `ts >= ${p}`, query.from);
     if (query.to) add((p) => `ts < ${p}`, query.to);
     return parts.length ? `WHERE ${parts.join(' AND ')}` : '';
@@ -80,6 +126,54 @@ export function createEventRepository<E extends EventRow>(db: Database): EventRe
         [...params, query.limit ?? 50, query.offset ?? 0],
       );
       return { items: rows.rows.map((r) => r.data), total: Number(total.rows[0]?.n ?? 0) };
+    },
+    async get(id) {
+      if (!UUID.test(id)) return null;
+      const result = await db.query<{ data: E }>('SELECT data FROM security_events WHERE id = $1', [id]);
+      return result.rows[0]?.data ?? null;
+    },
+    async stats(query) {
+      const params: unknown[] = [];
+      const where = filter({ ...(query.tenant_ids ? { tenant_ids: query.tenant_ids } : {}), from: query.from, to: query.to }, params);
+      const groups = Object.entries(DASHBOARD_EVENT_GROUPS);
+      // Each headline figure is a FILTERed count over the same rows: one scan for all of them.
+      const counters = [
+        'count(*) AS events',
+        'count(DISTINCT trace_id) AS requests',
+        ...groups.map(([name], i) => `count(*) FILTER (WHERE event_type = ANY($${params.length + i + 1})) AS ${name}`),
+      ].join(', ');
+      const groupParams = [...params, ...groups.map(([, types]) => [...types])];
+      type CounterRow = Record<keyof EventCounters, string | number>;
+      const toCounters = (row: CounterRow | undefined): EventCounters => ({
+        events: Number(row?.events ?? 0),
+        requests: Number(row?.requests ?? 0),
+        blocks: Number(row?.blocks ?? 0),
+        sanitizations: Number(row?.sanitizations ?? 0),
+        monitor_alerts: Number(row?.monitor_alerts ?? 0),
+        pii_detections: Number(row?.pii_detections ?? 0),
+      });
+      const day = `to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+      const top = query.topProviders ?? 10;
+      const [totals, byType, bySeverity, providers, perDay] = await Promise.all([
+        db.query<CounterRow>(`SELECT ${counters} FROM security_events ${where}`, groupParams),
+        db.query<{ key: string; n: string | number }>(`SELECT event_type AS key, count(*) AS n FROM security_events ${where} GROUP BY event_type`, params),
+        db.query<{ key: string; n: string | number }>(`SELECT upper(severity) AS key, count(*) AS n FROM security_events ${where} GROUP BY upper(severity)`, params),
+        db.query<{ provider_id: string | null; provider_name: string | null; n: string | number }>(
+          `SELECT provider_id, max(data->>'provider_name') AS provider_name, count(*) AS n FROM security_events
+           ${where ? `${where} AND` : 'WHERE'} event_type = 'PII_DETECTED'
+           GROUP BY provider_id ORDER BY n DESC, provider_id LIMIT $${params.length + 1}`,
+          [...params, top],
+        ),
+        db.query<CounterRow & { day: string }>(`SELECT ${day} AS day, ${counters} FROM security_events ${where} GROUP BY 1 ORDER BY 1`, groupParams),
+      ]);
+      const tally = (rows: Array<{ key: string; n: string | number }>) => Object.fromEntries(rows.map((r) => [r.key, Number(r.n)]));
+      return {
+        totals: toCounters(totals.rows[0]),
+        by_type: tally(byType.rows),
+        by_severity: tally(bySeverity.rows),
+        top_pii_providers: providers.rows.map((r) => ({ provider_id: r.provider_id, provider_name: r.provider_name, pii_incidents: Number(r.n) })),
+        per_day: perDay.rows.map((r) => ({ day: r.day, ...toCounters(r) })),
+      };
     },
     async deleteBefore(before) {
       const result = await db.query('DELETE FROM security_events WHERE ts < $1', [before]);

@@ -1,0 +1,129 @@
+// The role × tenant matrix of the Admin API as data: one row per route with the permission it needs,
+// what the call needs to exist first, and its success status. access-matrix.test.ts runs every row
+// for every role and for the caller's own and another tenant; other resources' routes are added as
+// rows here.
+import type { Permission } from '../auth/contract.js';
+import { contentPolicyBody, providerBody } from './test-util.js';
+import type { AdminApi } from './build-admin-api.js';
+
+export interface PreparedCall {
+  path: string;
+  body?: unknown;
+}
+
+export interface MatrixRow {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The route as registered, for the test names. */
+  route: string;
+  permission: Permission;
+  /** The answer when access is granted. */
+  ok: number;
+  /** false for routes that act on no tenant (e.g. the role list): only the own-tenant column runs. */
+  tenantScoped?: boolean;
+  /**
+   * Creates what the call acts on in `tenant` and returns the call. `viaQuery`: name the tenant in the
+   * call (`?tenant_id=`, or a create body's tenant_id) — collections and creates; item calls reach
+   * another tenant through the record's id.
+   */
+  prepare(api: AdminApi, tenant: string, viaQuery: boolean): Promise<PreparedCall>;
+}
+
+const q = (viaQuery: boolean, tenant: string) => (viaQuery ? `?tenant_id=${encodeURIComponent(tenant)}` : '');
+const unique = () => Math.random().toString(36).slice(2, 10);
+
+async function provider(api: AdminApi, tenant: string, state: 'DRAFT' | 'ACTIVE' | 'ARCHIVED' = 'DRAFT') {
+  const p = await api.providers.create(providerBody(), tenant);
+  if (state !== 'DRAFT') await api.providers.activate(p.id, tenant);
+  if (state === 'ARCHIVED') await api.providers.archive(p.id, tenant);
+  return p;
+}
+
+async function profile(api: AdminApi, tenant: string, state: 'DRAFT' | 'ACTIVE' | 'ARCHIVED' = 'DRAFT') {
+  const p = await provider(api, tenant, 'ACTIVE');
+  const prof = await api.profiles.create({ name: `prof-${unique()}`, provider_id: p.id }, tenant);
+  if (state !== 'DRAFT') await api.profiles.activate(prof.id, tenant);
+  if (state === 'ARCHIVED') await api.profiles.archive(prof.id, tenant);
+  return prof;
+}
+
+async function user(api: AdminApi, tenant: string, roles: Array<'viewer' | 'operator'> = []) {
+  const u = await api.identity.createUser({ username: `u-${unique()}`, email: `${unique()}@example.com`, password: 'correct horse', first_name: 'A', last_name: 'B', tenant_id: tenant });
+  for (const role of roles) await api.identity.assignRole(u.id, role);
+  return u;
+}
+
+export const ADMIN_API_MATRIX: MatrixRow[] = [
+  // providers
+  { method: 'GET', route: '/api/v1/providers', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/providers${q(v, t)}` }) },
+  { method: 'POST', route: '/api/v1/providers', permission: 'write', ok: 201, prepare: async (_api, t, v) => ({ path: `/api/v1/providers${q(v, t)}`, body: providerBody() }) },
+  { method: 'GET', route: '/api/v1/providers/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t)).id}` }) },
+  { method: 'PUT', route: '/api/v1/providers/:id', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t)).id}`, body: { priority: 5 } }) },
+  { method: 'DELETE', route: '/api/v1/providers/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t)).id}` }) },
+  { method: 'POST', route: '/api/v1/providers/:id/activate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t)).id}/activate` }) },
+  { method: 'POST', route: '/api/v1/providers/:id/archive', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t, 'ACTIVE')).id}/archive` }) },
+  { method: 'POST', route: '/api/v1/providers/:id/reactivate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t, 'ARCHIVED')).id}/reactivate` }) },
+  { method: 'POST', route: '/api/v1/providers/:id/health-check', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t, 'ACTIVE')).id}/health-check` }) },
+  // profiles
+  { method: 'GET', route: '/api/v1/profiles', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/profiles${q(v, t)}` }) },
+  {
+    method: 'POST',
+    route: '/api/v1/profiles',
+    permission: 'write',
+    ok: 201,
+    prepare: async (api, t, v) => ({ path: `/api/v1/profiles${q(v, t)}`, body: { name: `prof-${unique()}`, provider_id: (await provider(api, t, 'ACTIVE')).id } }),
+  },
+  { method: 'GET', route: '/api/v1/profiles/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/profiles/${(await profile(api, t)).id}` }) },
+  { method: 'PUT', route: '/api/v1/profiles/:id', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/profiles/${(await profile(api, t)).id}`, body: { monitor_only: true } }) },
+  { method: 'DELETE', route: '/api/v1/profiles/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/profiles/${(await profile(api, t)).id}` }) },
+  { method: 'POST', route: '/api/v1/profiles/:id/activate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/profiles/${(await profile(api, t)).id}/activate` }) },
+  { method: 'POST', route: '/api/v1/profiles/:id/archive', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/profiles/${(await profile(api, t, 'ACTIVE')).id}/archive` }) },
+  { method: 'POST', route: '/api/v1/profiles/:id/reactivate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/profiles/${(await profile(api, t, 'ARCHIVED')).id}/reactivate` }) },
+  // content policies
+  { method: 'GET', route: '/api/v1/content-policies', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/content-policies${q(v, t)}` }) },
+  { method: 'POST', route: '/api/v1/content-policies', permission: 'write', ok: 201, prepare: async (_api, t, v) => ({ path: `/api/v1/content-policies${q(v, t)}`, body: contentPolicyBody() }) },
+  { method: 'GET', route: '/api/v1/content-policies/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/content-policies/${(await api.contentPolicies.create(contentPolicyBody(), t)).id}` }) },
+  {
+    method: 'PUT',
+    route: '/api/v1/content-policies/:id',
+    permission: 'write',
+    ok: 200,
+    prepare: async (api, t) => ({ path: `/api/v1/content-policies/${(await api.contentPolicies.create(contentPolicyBody(), t)).id}`, body: { priority: 3 } }),
+  },
+  { method: 'POST', route: '/api/v1/content-policies/:id/activate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/content-policies/${(await api.contentPolicies.create(contentPolicyBody(), t)).id}/activate` }) },
+  { method: 'DELETE', route: '/api/v1/content-policies/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/content-policies/${(await api.contentPolicies.create(contentPolicyBody(), t)).id}` }) },
+  // gateway API keys
+  { method: 'GET', route: '/api/v1/api-keys', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/api-keys${q(v, t)}` }) },
+  { method: 'POST', route: '/api/v1/api-keys', permission: 'write', ok: 201, prepare: async (_api, t, v) => ({ path: '/api/v1/api-keys', body: { name: `k-${unique()}`, ...(v ? { tenant_id: t } : {}) } }) },
+  { method: 'GET', route: '/api/v1/api-keys/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/api-keys/${(await api.apiKeys.create({ name: 'k' }, t)).id}` }) },
+  { method: 'PUT', route: '/api/v1/api-keys/:id', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/api-keys/${(await api.apiKeys.create({ name: 'k' }, t)).id}`, body: { name: 'renamed' } }) },
+  { method: 'POST', route: '/api/v1/api-keys/:id/revoke', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/api-keys/${(await api.apiKeys.create({ name: 'k' }, t)).id}/revoke` }) },
+  { method: 'DELETE', route: '/api/v1/api-keys/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/api-keys/${(await api.apiKeys.create({ name: 'k' }, t)).id}` }) },
+  // users and roles
+  { method: 'GET', route: '/api/v1/users', permission: 'manage-users', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/users${q(v, t)}` }) },
+  {
+    method: 'POST',
+    route: '/api/v1/users',
+    permission: 'manage-users',
+    ok: 201,
+    prepare: async (_api, t, v) => ({
+      path: '/api/v1/users',
+      body: { username: `u-${unique()}`, email: `${unique()}@example.com`, password: 'correct horse', first_name: 'A', last_name: 'B', ...(v ? { tenant_id: t } : {}) },
+    }),
+  },
+  { method: 'GET', route: '/api/v1/users/:id', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}` }) },
+  { method: 'PUT', route: '/api/v1/users/:id', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}`, body: { first_name: 'C' } }) },
+  { method: 'POST', route: '/api/v1/users/:id/disable', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/disable` }) },
+  { method: 'POST', route: '/api/v1/users/:id/enable', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/enable` }) },
+  { method: 'DELETE', route: '/api/v1/users/:id', permission: 'manage-users', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}` }) },
+  { method: 'GET', route: '/api/v1/users/:id/roles', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/roles` }) },
+  { method: 'POST', route: '/api/v1/users/:id/roles', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/roles`, body: { role_name: 'operator' } }) },
+  { method: 'DELETE', route: '/api/v1/users/:id/roles/:role_name', permission: 'manage-users', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t, ['viewer'])).id}/roles/viewer` }) },
+  { method: 'GET', route: '/api/v1/roles', permission: 'manage-users', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/roles' }) },
+  // audit log
+  { method: 'GET', route: '/api/v1/audit-log', permission: 'read-audit', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/audit-log${q(v, t)}` }) },
+];
+
+/** Item routes reach another tenant by the record's id; collections and creates name the tenant. */
+export function namesTenant(row: MatrixRow): boolean {
+  return !row.route.includes(':id');
+}

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { compileMatchPattern, createAuditRepository, createResourceStore, createService, type AuditRow, type Database, type SecretBox } from '@palisade/core';
+import { createApiKeyOperations } from '../api-keys/operations.js';
+import { registerAuditHook, type StoredAuditRecord } from '../audit/audit-hook.js';
+import { registerAuditLogRoutes } from '../audit/routes.js';
+import { createAccessControl } from '../auth/access-control.js';
+import type { AdminRouteContext } from '../auth/contract.js';
+import { createContentPolicyOperations } from '../content-policies/operations.js';
+import type { IdentityProvider } from '../identity/identity-provider.js';
+import { createPostgresIdentityProvider } from '../identity/postgres-identity.js';
+import { registerIdentityRoutes } from '../identity/routes.js';
+import type { ConfigPublisher } from '../registry/build-registry.js';
+import { createProfileOperations } from '../registry/profiles.js';
+import { createProviderOperations } from '../registry/providers.js';
+import { registerDocsRoutes, registerOpenApi } from './docs.js';
+import { registerResourceRoutes } from './resource-routes.js';
+
+/** A resource's routes, written elsewhere and mounted inside the Admin API's auth and audit hooks. */
+export type AdminRouteModule = (app: FastifyInstance, ctx: AdminRouteContext) => void;
+
+export interface AdminApiDeps {
+  db: Database;
+  secrets: SecretBox;
+  /** Tells the data plane that configuration changed (the registry's bundle publisher). */
+  publisher: ConfigPublisher;
+  /** Runs a provider health check now. */
+  checkHealth: (providerId: string, tenantId: string, performedBy: string) => Promise<unknown>;
+  /** Users and roles; the built-in Postgres one when absent. */
+  identity?: IdentityProvider;
+  /** Spec: true (production) needs the forwarded identity headers; false acts as the dev-user. */
+  authProxyEnabled: boolean;
+  now?: () => Date;
+  logger?: Logger;
+  logLevel?: string;
+  /** Validates a url match pattern (the gateway's RE2 compiler by default). */
+  checkUrlPattern?: (pattern: string) => string | null;
+  /** Registered after the Admin API's own routes, with the same context. */
+  routeModules?: AdminRouteModule[];
+}
+
+function compileCheck(pattern: string): string | null {
+  try {
+    compileMatchPattern('url', pattern);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The Admin API (port 8001): every resource behind roles, tenants and the audit log. */
+export function buildAdminApi(deps: AdminApiDeps) {
+  const now = deps.now ?? (() => new Date());
+  const store = createResourceStore(deps.db);
+  const onChange = () => deps.publisher.schedule();
+  const providers = createProviderOperations({ store, secrets: deps.secrets, onChange, now, checkUrlPattern: deps.checkUrlPattern ?? compileCheck });
+  const profiles = createProfileOperations({ store, onChange, now });
+  const contentPolicies = createContentPolicyOperations({ store, onChange, now });
+  const apiKeys = createApiKeyOperations({ store, onChange, now });
+  const identity = deps.identity ?? createPostgresIdentityProvider({ db: deps.db, now });
+  const audit = createAuditRepository<StoredAuditRecord & AuditRow>(deps.db);
+  const access = createAccessControl({ authProxyEnabled: deps.authProxyEnabled });
+  const ctx: AdminRouteContext = { access, now };
+
+  const { app } = createService({
+    name: 'admin-api',
+    ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
+    readiness: { database: () => deps.db.ping() },
+  });
+  // Per route-schema.ts: the schemas document, zod validates in the handlers (one validator, one
+  // error format), and answers are sent whole.
+  app.setValidatorCompiler(() => (value) => ({ value }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+
+  registerAuditHook(app, { audit, access, now });
+  registerOpenApi(app);
+  app.register(async (api) => {
+    registerResourceRoutes(api, { ...ctx, store, providers, profiles, contentPolicies, apiKeys, checkHealth: deps.checkHealth });
+    registerIdentityRoutes(api, { ...ctx, identity });
+    registerAuditLogRoutes(api, { ...ctx, audit });
+    for (const mount of deps.routeModules ?? []) mount(api, ctx);
+  });
+  registerDocsRoutes(app);
+
+  return { app, access, store, providers, profiles, contentPolicies, apiKeys, identity, audit };
+}
+export type AdminApi = ReturnType<typeof buildAdminApi>;

@@ -1,0 +1,94 @@
+// The Admin API as the CLI (and end-to-end tests) run it: the app, the bundle publisher that carries
+// its changes to the data plane, and on-demand provider health checks (the background checks run in
+// the registry component).
+import type { Logger } from 'pino';
+import { createBundlePublisher, envBool, envInt, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
+import type { IdentityProvider } from '../identity/identity-provider.js';
+import { createHealthChecker, HEALTH_CHECK_ENV } from '../registry/health-checker.js';
+import { createRetentionWorker } from '../retention/index.js';
+import { buildAdminApi, type AdminRouteModule } from './build-admin-api.js';
+import { standardRouteModules } from './standard-modules.js';
+
+/** The spec's port of the Admin API. */
+export const ADMIN_API_PORT = 8001;
+
+export const ADMIN_API_ENV = {
+  /** Spec: true (default) = production, forwarded identity headers required. */
+  AUTH_PROXY_ENABLED: envBool(true),
+  ADMIN_API_PORT: envInt(1, 65535, ADMIN_API_PORT),
+  ...HEALTH_CHECK_ENV,
+} as const;
+
+export interface AdminApiComponentDeps {
+  db: Database;
+  /** Bundle change notices go out here. */
+  pubsub: PubSub;
+  secrets: SecretBox;
+  env?: NodeJS.ProcessEnv;
+  identity?: IdentityProvider;
+  logger?: Logger;
+  logLevel?: string;
+  now?: () => Date;
+  /** Default: the standard modules (exporters, security events, dashboard, retention settings). */
+  routeModules?: AdminRouteModule[];
+  /** The retention worker's period (default hourly); 0 = do not run it here. */
+  retentionIntervalMs?: number;
+  /** Safety-net rebuild interval of the bundle (default 30 s). */
+  bundleRefreshMs?: number;
+}
+
+export function createAdminApiComponent(deps: AdminApiComponentDeps) {
+  const config = parseEnv(ADMIN_API_ENV, deps.env ?? process.env);
+  const publisher = createBundlePublisher({
+    db: deps.db,
+    pubsub: deps.pubsub,
+    ...(deps.logger ? { logger: deps.logger.child({ service: 'admin-api' }) } : {}),
+    ...(deps.bundleRefreshMs !== undefined ? { refreshIntervalMs: deps.bundleRefreshMs } : {}),
+  });
+  // The checker records through the API's operations, which need the checker for their route.
+  let checker: ReturnType<typeof createHealthChecker> | undefined;
+  const api = buildAdminApi({
+    db: deps.db,
+    secrets: deps.secrets,
+    publisher,
+    checkHealth: (id, tenant, by) => checker!.checkOne(id, tenant, by),
+    authProxyEnabled: config.AUTH_PROXY_ENABLED,
+    ...(deps.identity ? { identity: deps.identity } : {}),
+    ...(deps.now ? { now: deps.now } : {}),
+    ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
+    routeModules: deps.routeModules ?? standardRouteModules({ db: deps.db, secrets: deps.secrets, logger: deps.logger }),
+  });
+  const retention =
+    deps.retentionIntervalMs === 0
+      ? undefined
+      : createRetentionWorker({
+          db: deps.db,
+          ...(deps.now ? { now: deps.now } : {}),
+          ...(deps.retentionIntervalMs !== undefined ? { intervalMs: deps.retentionIntervalMs } : {}),
+          ...(deps.logger ? { logger: deps.logger.child({ service: 'retention' }) } : {}),
+        });
+  checker = createHealthChecker({
+    store: api.store,
+    config,
+    record: (id, result) => api.providers.recordHealth(id, result),
+    log: (message) => api.app.log.warn(message),
+  });
+  const healthChecker = checker;
+  api.app.addHook('onClose', async () => {
+    await healthChecker.stop();
+    await retention?.stop();
+    await publisher.stop();
+  });
+  return {
+    ...api,
+    config,
+    port: config.ADMIN_API_PORT,
+    publisher,
+    /** Builds and announces the current bundle (changes made here reach the data plane from now on). */
+    async start() {
+      await publisher.start();
+      retention?.start();
+    },
+  };
+}
+export type AdminApiComponent = ReturnType<typeof createAdminApiComponent>;

@@ -1,0 +1,5 @@
+export * from './route-schema.js';
+export * from './build-admin-api.js';
+export * from './resource-routes.js';
+export * from './docs.js';
+export * from './component.js';

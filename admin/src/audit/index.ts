@@ -1,0 +1,3 @@
+export * from './mapping.js';
+export * from './audit-hook.js';
+export * from './routes.js';

@@ -1,0 +1,88 @@
+// The AccessControl of contract.ts: identity from the forwarded headers (or the dev-user), permission
+// by the role table of permissions.ts, and the tenant rules of the spec's "Roles" section:
+// rule 2 — no known role → 403 on every call; rule 3 — another tenant → 403 unless super-admin.
+import type { FastifyRequest, preHandlerHookHandler } from 'fastify';
+import { PalisadeError } from '@palisade/core';
+import type { AccessControl, Permission, Principal } from './contract.js';
+import { allows } from './permissions.js';
+import { DEV_USER, forwardedIdentity, type ForwardedIdentity } from './principal.js';
+
+export interface AccessControlOptions {
+  /** true (production): forwarded identity headers required; false: every call is the dev-user. */
+  authProxyEnabled: boolean;
+}
+
+/** What the Admin API app itself needs beyond the contract (audit records). */
+export interface AdminAccessControl extends AccessControl {
+  /** The caller as far as known — also for calls that were refused — or null without an identity. */
+  identify(request: FastifyRequest): Principal | null;
+  /** The tenant the call acted on (the last tenantFor answer), else the caller's own tenant. */
+  actedTenant(request: FastifyRequest): string | null;
+  /** Whether the caller crosses tenants (super-admin). */
+  isSuperAdmin(request: FastifyRequest): boolean;
+}
+
+export function createAccessControl(options: AccessControlOptions): AdminAccessControl {
+  // Per-request memo, keyed by the request object so it goes away with it.
+  const identities = new WeakMap<FastifyRequest, ForwardedIdentity>();
+  const acted = new WeakMap<FastifyRequest, string>();
+
+  function identity(request: FastifyRequest): ForwardedIdentity {
+    let found = identities.get(request);
+    if (!found) {
+      found = options.authProxyEnabled ? forwardedIdentity(request.headers) : { kind: 'principal', principal: DEV_USER };
+      identities.set(request, found);
+    }
+    return found;
+  }
+
+  function principal(request: FastifyRequest): Principal {
+    const found = identity(request);
+    if (found.kind === 'principal') return found.principal;
+    if (found.kind === 'no-tenant') throw new PalisadeError('FORBIDDEN', { message: 'Access denied: the identity carries no tenant_id' });
+    throw new PalisadeError('UNAUTHENTICATED', { message: 'Authentication required: the forwarded identity headers are missing' });
+  }
+
+  const superAdmin = (p: Principal) => p.roles.includes('super-admin');
+
+  function tenantFor(request: FastifyRequest, requested?: string): string {
+    const caller = principal(request);
+    const tenant = requested === undefined || requested === '' ? caller.tenantId : requested;
+    if (tenant !== caller.tenantId && !superAdmin(caller)) {
+      throw new PalisadeError('FORBIDDEN', { message: `Access denied: tenant ${tenant} is not your tenant` });
+    }
+    acted.set(request, tenant);
+    return tenant;
+  }
+
+  return {
+    require(permission: Permission): preHandlerHookHandler {
+      return async (request) => {
+        const caller = principal(request);
+        if (caller.roles.length === 0) throw new PalisadeError('FORBIDDEN', { message: 'Access denied: you have no role in the Admin API' });
+        if (!allows(caller.roles, permission)) {
+          throw new PalisadeError('FORBIDDEN', { message: `Access denied: ${permission} needs a higher role than ${caller.role}` });
+        }
+      };
+    },
+    principal,
+    tenantFor,
+    tenantsFor(request, requested) {
+      if (requested !== undefined && requested !== '') return [tenantFor(request, requested)];
+      const caller = principal(request);
+      return superAdmin(caller) ? undefined : [tenantFor(request)];
+    },
+    identify(request) {
+      const found = identity(request);
+      if (found.kind === 'anonymous') return null;
+      return found.kind === 'principal' ? found.principal : { ...found.principal, tenantId: '' };
+    },
+    actedTenant(request) {
+      return acted.get(request) ?? (identity(request).kind === 'principal' ? principal(request).tenantId : null);
+    },
+    isSuperAdmin(request) {
+      const found = identity(request);
+      return found.kind !== 'anonymous' && found.principal.roles.includes('super-admin');
+    },
+  };
+}

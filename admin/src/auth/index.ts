@@ -1,0 +1,4 @@
+export * from './contract.js';
+export * from './permissions.js';
+export * from './principal.js';
+export * from './access-control.js';

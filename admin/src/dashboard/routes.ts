@@ -1,0 +1,114 @@
+// GET /api/v1/dashboard: the start page's figures over a window, aggregated in SQL over the tenant's
+// security events (event repository `stats`).
+//
+// "requests" counts distinct trace ids that have at least one event in the window. ALLOW decisions are
+// stored only for profiles with event_logging.log_allow_decisions, so without it a clean request leaves
+// no event and is not counted: the figure is "requests with a recorded event" (every request when ALLOW
+// logging is on).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  DASHBOARD_EVENT_GROUPS,
+  EVENT_TYPES,
+  PalisadeError,
+  PeriodBound,
+  SEVERITIES,
+  TenantId,
+  createEventRepository,
+  type Database,
+  type EventCounters,
+  type SecurityEvent,
+} from '@palisade/core';
+import type { AdminRouteContext } from '../auth/contract.js';
+import { routeSchema } from '../admin-api/route-schema.js';
+
+export interface DashboardRouteContext extends AdminRouteContext {
+  db: Database;
+}
+
+const DAY_MS = 86_400_000;
+/** Window when `from` is absent: the last 7 days up to `to`. */
+export const DEFAULT_DASHBOARD_DAYS = 7;
+/** Longest window, so that the per-day series stays a screenful. */
+export const MAX_DASHBOARD_DAYS = 366;
+
+export const DashboardQuery = z.object({
+  from: PeriodBound.optional(),
+  to: PeriodBound.optional(),
+  tenant_id: TenantId.optional(),
+});
+
+const Counters = z.object({
+  events: z.number().int(),
+  requests: z.number().int(),
+  blocks: z.number().int(),
+  sanitizations: z.number().int(),
+  monitor_alerts: z.number().int(),
+  pii_detections: z.number().int(),
+});
+
+export const Dashboard = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** null: every tenant (super-admin without tenant_id). */
+  tenant_ids: z.array(z.string()).nullable(),
+  totals: Counters,
+  events_by_type: z.record(z.string(), z.number().int()),
+  events_by_severity: z.record(z.string(), z.number().int()),
+  top_providers_by_pii: z.array(z.object({ provider_id: z.string().nullable(), provider_name: z.string().nullable(), pii_incidents: z.number().int() })),
+  /** Every UTC day of the window, oldest first, zeros included. */
+  per_day: z.array(Counters.extend({ date: z.string() })),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+const ZERO: EventCounters = { events: 0, requests: 0, blocks: 0, sanitizations: 0, monitor_alerts: 0, pii_detections: 0 };
+
+function window(query: z.infer<typeof DashboardQuery>, now: Date): { from: Date; to: Date } {
+  const to = query.to ? new Date(query.to) : now;
+  const from = query.from ? new Date(query.from) : new Date(to.getTime() - DEFAULT_DASHBOARD_DAYS * DAY_MS);
+  const issue = (message: string) => new PalisadeError('VALIDATION_ERROR', { message: `Invalid from: ${message}`, details: [{ path: 'from', message }] });
+  if (from.getTime() >= to.getTime()) throw issue('must be before to');
+  if (to.getTime() - from.getTime() > MAX_DASHBOARD_DAYS * DAY_MS) throw issue(`the window is at most ${MAX_DASHBOARD_DAYS} days`);
+  return { from, to };
+}
+
+export function registerDashboardRoutes(app: FastifyInstance, ctx: DashboardRouteContext): void {
+  const { access } = ctx;
+  const events = createEventRepository<SecurityEvent>(ctx.db);
+
+  app.get(
+    '/api/v1/dashboard',
+    {
+      preHandler: access.require('read'),
+      schema: routeSchema({
+        tags: ['dashboard'],
+        summary: 'Dashboard figures',
+        description: `Totals, events by type and severity, top 10 providers by PII incidents and a per-day series over [from, to) (default the last ${DEFAULT_DASHBOARD_DAYS} days). blocks = ${DASHBOARD_EVENT_GROUPS.blocks.join(' + ')}; sanitizations = ${DASHBOARD_EVENT_GROUPS.sanitizations.join(' + ')}; monitor_alerts = ${DASHBOARD_EVENT_GROUPS.monitor_alerts.join(' + ')}; requests = distinct trace ids with at least one event (clean requests are stored only with event_logging.log_allow_decisions).`,
+        querystring: DashboardQuery,
+        response: { 200: Dashboard },
+      }),
+    },
+    async (request): Promise<Dashboard> => {
+      const query = DashboardQuery.parse(request.query);
+      const tenantIds = access.tenantsFor(request, query.tenant_id);
+      const { from, to } = window(query, ctx.now());
+      const stats = await events.stats({ ...(tenantIds ? { tenant_ids: tenantIds } : {}), from: from.toISOString(), to: to.toISOString() });
+      const byDay = new Map(stats.per_day.map(({ day, ...counters }) => [day, counters]));
+      const perDay: Dashboard['per_day'] = [];
+      for (let day = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); day < to.getTime(); day += DAY_MS) {
+        const date = new Date(day).toISOString().slice(0, 10);
+        perDay.push({ date, ...(byDay.get(date) ?? ZERO) });
+      }
+      return {
+        from: from.toISOString(),
+        to: to.toISOString(),
+        tenant_ids: tenantIds ?? null,
+        totals: stats.totals,
+        events_by_type: { ...Object.fromEntries(EVENT_TYPES.map((type) => [type, 0])), ...stats.by_type },
+        events_by_severity: { ...Object.fromEntries(SEVERITIES.map((severity) => [severity, 0])), ...stats.by_severity },
+        top_providers_by_pii: stats.top_pii_providers,
+        per_day: perDay,
+      };
+    },
+  );
+}

@@ -1,0 +1,3 @@
+export * from './operations.js';
+export * from './routes.js';
+export * from './secrets.js';

@@ -1,0 +1,4 @@
+export * from './identity-provider.js';
+export * from './password.js';
+export * from './postgres-identity.js';
+export * from './routes.js';

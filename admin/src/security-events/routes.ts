@@ -1,0 +1,74 @@
+// /api/v1/security-events: the stored events (table security_events), newest first, filtered by trace,
+// type, severity, decision, tenant, provider, profile and time window; read permission.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { createEventRepository, PalisadeError, SecurityEvent, SecurityEventQuery, type Database } from '@palisade/core';
+import type { AdminRouteContext } from '../auth/contract.js';
+import { routeSchema } from '../admin-api/route-schema.js';
+
+export interface SecurityEventRouteContext extends AdminRouteContext {
+  db: Database;
+}
+
+const IdParams = z.object({ id: z.string() });
+const EventPage = z.object({ items: z.array(SecurityEvent), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+const tags = ['security-events'];
+
+/** The event as answered: the store's bookkeeping (the detail-retention marker) left out. */
+export function publicEvent(stored: SecurityEvent & { _scrubbed?: unknown }): SecurityEvent {
+  const { _scrubbed: _, ...event } = stored;
+  return event;
+}
+
+export function registerSecurityEventRoutes(app: FastifyInstance, ctx: SecurityEventRouteContext): void {
+  const { access } = ctx;
+  const events = createEventRepository<SecurityEvent>(ctx.db);
+
+  app.get(
+    '/api/v1/security-events',
+    {
+      preHandler: access.require('read'),
+      schema: routeSchema({
+        tags,
+        summary: 'List security events',
+        description: 'Newest first. event_type, severity and decision compare case-insensitively; `from` is inclusive, `to` exclusive.',
+        querystring: SecurityEventQuery,
+        response: { 200: EventPage },
+      }),
+    },
+    async (request) => {
+      const query = SecurityEventQuery.parse(request.query);
+      if (query.from && query.to && Date.parse(query.to) < Date.parse(query.from)) {
+        throw new PalisadeError('VALIDATION_ERROR', { message: 'Invalid to: must not be before from', details: [{ path: 'to', message: 'must not be before from' }] });
+      }
+      const tenantIds = access.tenantsFor(request, query.tenant_id);
+      const page = await events.list({
+        ...(tenantIds ? { tenant_ids: tenantIds } : {}),
+        ...(query.trace_id ? { trace_id: query.trace_id } : {}),
+        ...(query.event_type ? { event_types: [query.event_type] } : {}),
+        ...(query.severity ? { severities: [query.severity] } : {}),
+        ...(query.decision ? { decisions: [query.decision] } : {}),
+        ...(query.provider_id ? { provider_id: query.provider_id } : {}),
+        ...(query.profile_id ? { profile_id: query.profile_id } : {}),
+        ...(query.from ? { from: query.from } : {}),
+        ...(query.to ? { to: query.to } : {}),
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return { items: page.items.map(publicEvent), total: page.total, limit: query.limit, offset: query.offset };
+    },
+  );
+
+  app.get(
+    '/api/v1/security-events/:id',
+    { preHandler: access.require('read'), schema: routeSchema({ tags, summary: 'Get a security event', params: IdParams, response: { 200: SecurityEvent } }) },
+    async (request) => {
+      const { id } = IdParams.parse(request.params);
+      const event = await events.get(id);
+      const tenantIds = access.tenantsFor(request);
+      // Another tenant's event is as good as missing.
+      if (!event || (tenantIds && !tenantIds.includes(event.tenant_id))) throw new PalisadeError('NOT_FOUND', { message: `security event ${id} not found` });
+      return publicEvent(event);
+    },
+  );
+}
