@@ -1,0 +1,2 @@
+export * from './kube-api-server.js';
+export * from './patch.js';
