@@ -1,5 +1,13 @@
-import { createRegistryComponent, REGISTRY_PORT } from '@palisade/admin';
-import { createBundleRepository, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
+import {
+  ADMIN_API_PORT,
+  createAdminApiComponent,
+  createEventExporterComponent,
+  createEventWriterComponent,
+  createRegistryComponent,
+  EVENT_EXPORTER_PORT,
+  REGISTRY_PORT,
+} from '@palisade/admin';
+import { createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
 import {
   buildContentPolicyService,
   buildContentSafetyService,
@@ -27,7 +35,7 @@ import {
   NORMALIZER_PORT,
 } from '@palisade/gateway';
 import { createMockLlm } from '@palisade/hack';
-import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
+import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource, createOperatorComponent } from '@palisade/operator';
 import type { ComponentContext } from './context.js';
 import { seedDemo } from './demo.js';
 
@@ -41,8 +49,14 @@ export interface ComponentDefinition {
   /** The port of the spec's component table. */
   port: number;
   description: string;
+  /** false: not started by `palisade all` (it needs a cluster, or another component already does its work). */
+  inAll?: boolean;
   start(ctx: ComponentContext, port: number, host: string): Promise<RunningComponent>;
 }
+
+/** Ports of our own for the two components without an HTTP API (health and metrics only). */
+export const EVENT_WRITER_PORT = 8092;
+export const OPERATOR_PORT = 8093;
 
 /**
  * Every component the CLI can start, in start order (dependencies first). A component is added here
@@ -195,7 +209,80 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       return serve(gateway.app, port, host);
     },
   },
+  {
+    name: 'admin-api',
+    port: ADMIN_API_PORT,
+    description: 'Admin API: every resource, roles and tenants, audit log, security events, dashboard, retention; /docs',
+    async start(ctx, port, host) {
+      const streams = await ctx.streams();
+      const api = createAdminApiComponent({ db: await ctx.database(), pubsub: streams.pubsub, secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
+      await api.start();
+      return serve(api.app, port, host);
+    },
+  },
+  {
+    name: 'event-exporter',
+    port: EVENT_EXPORTER_PORT,
+    description: 'Event Exporter: security events to syslog, CEF, webhook, Kafka and files',
+    async start(ctx, port, host) {
+      const exporter = createEventExporterComponent({ db: await ctx.database(), streams: await ctx.streams(), secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
+      await exporter.start();
+      const url = await listen(exporter.service.app, { port, host });
+      return {
+        url,
+        async close() {
+          await exporter.stop();
+          await exporter.service.app.close();
+        },
+      };
+    },
+  },
+  {
+    name: 'event-writer',
+    port: EVENT_WRITER_PORT,
+    inAll: false,
+    description: 'event writer alone (the registry runs one too): security events from the stream into PostgreSQL',
+    async start(ctx, port, host) {
+      const db = await ctx.database();
+      const writer = createEventWriterComponent({ db, streams: await ctx.streams(), env: ctx.env, logger: ctx.logger });
+      await writer.start();
+      return serveHealth(ctx, 'event-writer', { database: () => db.ping() }, () => writer.stop(), port, host);
+    },
+  },
+  {
+    name: 'operator',
+    port: OPERATOR_PORT,
+    inAll: false,
+    description: 'Kubernetes operator: Provider, SecurityProfile, ContentPolicy, EventExporter resources into the registry',
+    async start(ctx, port, host) {
+      const db = await ctx.database();
+      const streams = await ctx.streams();
+      const operator = createOperatorComponent({ db, secrets: ctx.secrets(), pubsub: streams.pubsub, env: ctx.env, logger: ctx.logger });
+      await operator.start();
+      return serveHealth(ctx, 'operator', { database: () => db.ping() }, () => operator.stop(), port, host);
+    },
+  },
 ];
+
+/** Health and metrics of a component that has no API of its own. */
+async function serveHealth(
+  ctx: ComponentContext,
+  name: string,
+  readiness: Record<string, () => Promise<void>>,
+  stop: () => Promise<void>,
+  port: number,
+  host: string,
+): Promise<RunningComponent> {
+  const { app } = createService({ name, logger: ctx.logger, readiness });
+  const url = await listen(app, { port, host });
+  return {
+    url,
+    async close() {
+      await stop();
+      await app.close();
+    },
+  };
+}
 
 /** Listens and hands back what `palisade` needs to stop the app. */
 async function serve(app: Service['app'], port: number, host: string): Promise<RunningComponent> {

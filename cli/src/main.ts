@@ -17,8 +17,8 @@ function isUserFacing(error: unknown): error is Error {
   return error instanceof ConfigError || error instanceof StoreConnectionError || (error instanceof Error && (error as { userFacing?: boolean }).userFacing === true);
 }
 
-async function start(names: string[]): Promise<void> {
-  const ctx = createContext();
+async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const ctx = createContext(env);
   const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
   const running: RunningComponent[] = [];
   // Stop in reverse start order, so a component never outlives what it depends on.
@@ -56,7 +56,9 @@ async function main(argv: string[]): Promise<void> {
     await ctx.close();
     return;
   }
-  if (command === 'all') return start(COMPONENTS.map((c) => c.name));
+  // `all` is the embedded developer stack (ARCHITECTURE.md): the Admin API in development auth mode
+  // (the spec's dev-user) unless AUTH_PROXY_ENABLED says otherwise.
+  if (command === 'all') return start(COMPONENTS.filter((c) => c.inAll !== false).map((c) => c.name), { AUTH_PROXY_ENABLED: 'false', ...process.env });
   // `registry,bundle-store`: several components in one process, in the table's start order.
   const names = command.split(',').map((n) => n.trim());
   const unknown = names.filter((n) => !findComponent(n));
