@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { compileMatchPattern, createAuditRepository, createResourceStore, createService, type AuditRow, type Database, type SecretBox } from '@palisade/core';
+import { createAuditRepository, createResourceStore, createService, type AuditRow, type Database, type SecretBox } from '@palisade/core';
 import { createApiKeyOperations } from '../api-keys/operations.js';
 import { registerAuditHook, type StoredAuditRecord } from '../audit/audit-hook.js';
 import { registerAuditLogRoutes } from '../audit/routes.js';
@@ -39,21 +39,13 @@ export interface AdminApiDeps {
   routeModules?: AdminRouteModule[];
 }
 
-function compileCheck(pattern: string): string | null {
-  try {
-    compileMatchPattern('url', pattern);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
 
 /** The Admin API (port 8001): every resource behind roles, tenants and the audit log. */
 export function buildAdminApi(deps: AdminApiDeps) {
   const now = deps.now ?? (() => new Date());
   const store = createResourceStore(deps.db);
   const onChange = () => deps.publisher.schedule();
-  const providers = createProviderOperations({ store, secrets: deps.secrets, onChange, now, checkUrlPattern: deps.checkUrlPattern ?? compileCheck });
+  const providers = createProviderOperations({ store, secrets: deps.secrets, onChange, now, ...(deps.checkUrlPattern ? { checkUrlPattern: deps.checkUrlPattern } : {}) });
   const profiles = createProfileOperations({ store, onChange, now });
   const contentPolicies = createContentPolicyOperations({ store, onChange, now });
   const apiKeys = createApiKeyOperations({ store, onChange, now });

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { compileMatchPattern, createService, createResourceStore, type Database, type SecretBox } from '@palisade/core';
+import { createService, createResourceStore, type Database, type SecretBox } from '@palisade/core';
 import { createApiKeyOperations } from '../api-keys/operations.js';
 import { createContentPolicyOperations } from '../content-policies/operations.js';
 import { createMatchOperation } from './match.js';
@@ -26,15 +26,6 @@ export interface RegistryDeps {
   internalToken?: string | undefined;
 }
 
-/** The gateway's own compiler (RE2) decides whether a url pattern is valid, so what is stored can be routed. */
-function compileCheck(pattern: string): string | null {
-  try {
-    compileMatchPattern('url', pattern);
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
 
 /** The Profiles Registry (port 8000): providers and profiles with their state rules. */
 export function buildRegistry(deps: RegistryDeps) {
@@ -44,7 +35,7 @@ export function buildRegistry(deps: RegistryDeps) {
     store,
     secrets: deps.secrets,
     onChange,
-    checkUrlPattern: deps.checkUrlPattern ?? compileCheck,
+    ...(deps.checkUrlPattern ? { checkUrlPattern: deps.checkUrlPattern } : {}),
   });
   const profiles = createProfileOperations({ store, onChange });
   const apiKeys = createApiKeyOperations({ store, onChange });

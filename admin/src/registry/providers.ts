@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  compileMatchPattern,
   PalisadeError,
   Provider,
   ProviderCreate,
@@ -15,11 +16,21 @@ import {
 export interface ProviderOperationsDeps {
   store: ResourceStore;
   secrets: SecretBox;
-  /** Validates a url pattern with the gateway's own compiler (RE2), so what is stored can be routed. */
+  /** Why a url pattern is invalid, or null; default: the gateway's own compiler (RE2), so what is stored can be routed. */
   checkUrlPattern?: (pattern: string) => string | null;
   now?: () => Date;
   /** Called after every change that can affect routing. */
   onChange: () => void;
+}
+
+/** The gateway's own compiler decides whether a url pattern is valid. */
+export function urlPatternError(pattern: string): string | null {
+  try {
+    compileMatchPattern('url', pattern);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }
 
 export type ProviderView = Provider;
@@ -47,10 +58,11 @@ export type TenantScope = string | readonly string[] | undefined;
 export function createProviderOperations(deps: ProviderOperationsDeps) {
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
   const { providers } = deps.store;
+  const checkUrlPattern = deps.checkUrlPattern ?? urlPatternError;
 
   function checkPattern(record: { match_type: string; match_value: string }) {
-    if (record.match_type !== 'url' || !deps.checkUrlPattern) return;
-    const issue = deps.checkUrlPattern(record.match_value);
+    if (record.match_type !== 'url') return;
+    const issue = checkUrlPattern(record.match_value);
     if (issue) throw new PalisadeError('VALIDATION_ERROR', { message: `Invalid match_value: ${issue}`, details: [{ path: 'match_value', message: issue }] });
   }
 

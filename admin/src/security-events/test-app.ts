@@ -2,22 +2,11 @@
 // a real fastify service from core's createService with an AccessControl that follows the spec's role
 // rules, the principal taken from x-test-roles / x-test-tenant headers. The Admin API's own auth plugin
 // replaces it in the app; the routes depend only on the contract (admin/src/auth/contract.ts).
-import { createService, highestRole, hasRoleAtLeast, listen, PalisadeError, type RoleName } from '@palisade/core';
+import { createService, highestRole, listen, PalisadeError, type RoleName } from '@palisade/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { request as httpRequest } from 'undici';
-import type { AccessControl, AdminRouteContext, Permission, Principal } from '../auth/contract.js';
-
-/** The least role each permission needs (spec, "Roles"). */
-const LEAST_ROLE: Readonly<Record<Permission, RoleName>> = {
-  read: 'viewer',
-  'download-reports': 'viewer',
-  write: 'operator',
-  'generate-reports': 'operator',
-  delete: 'admin',
-  'manage-users': 'admin',
-  'read-audit': 'admin',
-  'manage-retention': 'admin',
-};
+import type { AccessControl, AdminRouteContext, Principal } from '../auth/contract.js';
+import { allows } from '../auth/permissions.js';
 
 function principalFromHeaders(request: FastifyRequest): Principal {
   const roles = request.headers['x-test-roles'];
@@ -39,7 +28,7 @@ export function createTestAccessControl(): AccessControl {
   const access: AccessControl = {
     require: (permission) => async (request) => {
       const principal = principalFromHeaders(request);
-      if (!hasRoleAtLeast(principal.roles, LEAST_ROLE[permission])) {
+      if (!allows(principal.roles, permission)) {
         throw new PalisadeError('FORBIDDEN', { message: `this action needs the ${permission} permission` });
       }
     },
