@@ -9,15 +9,9 @@ import { startStack, type HttpResult, type Stack } from '../testing/stack.js';
 
 const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', content: user }] });
 
-async function withProfile(stack: Stack, profile: Record<string, unknown>) {
-  const path = `/ops-${randomUUID().slice(0, 8)}`;
-  const provider = await stack.provider({ match_value: path, target_path: '/v1/chat/completions' });
-  const created = await stack.api('POST', '/api/v1/profiles', { name: `p-${randomUUID().slice(0, 8)}`, provider_id: provider.id, ...profile });
-  if (created.status !== 201) throw new Error(`profile: ${created.status} ${created.text}`);
-  await stack.api('POST', `/api/v1/profiles/${created.json.id}/activate`);
-  await stack.synced();
-  const send = (headers: Record<string, string> = {}, body: unknown = chat('hello')) => stack.call('POST', '/chat', { body, headers: { 'x-original-uri': path, ...headers } });
-  return { provider, profile: created.json, send };
+async function withProfile(stack: Stack, settings: Record<string, unknown>) {
+  const { provider, profile, send } = await stack.profiled(settings);
+  return { provider, profile, send: (headers: Record<string, string> = {}, body: unknown = chat('hello')) => send(body, headers) };
 }
 
 function eventsOf(db: Database) {

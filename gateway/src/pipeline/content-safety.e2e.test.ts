@@ -3,7 +3,6 @@
 // blocked categories, controversial_as_unsafe, a guard without a GPU (503, skipped silently), and
 // answers blocked (451) or only alerted (monitor).
 import t, { type Test } from 'tap';
-import { randomUUID } from 'node:crypto';
 import { createEventRepository, listen, type Database } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { buildContentSafetyService, loadContentSafetyEnv, startGuardServer, type GuardServer } from '@palisade/detectors';
@@ -17,14 +16,9 @@ const RULES = [
   { match: /overdose/i, safety: 'Unsafe' as const, categories: ['Suicide & Self-Harm'] },
 ];
 
-async function withProfile(stack: Stack, profile: Record<string, unknown>) {
-  const path = `/safety-${randomUUID().slice(0, 8)}`;
-  const provider = await stack.provider({ match_value: path, target_path: '/v1/chat/completions' });
-  const created = await stack.api('POST', '/api/v1/profiles', { name: `p-${randomUUID().slice(0, 8)}`, provider_id: provider.id, ...profile });
-  if (created.status !== 201) throw new Error(`profile: ${created.status} ${created.text}`);
-  await stack.api('POST', `/api/v1/profiles/${created.json.id}/activate`);
-  await stack.synced();
-  return (user: string, headers: Record<string, string> = {}) => stack.call('POST', '/chat', { body: chat(user), headers: { 'x-original-uri': path, ...headers } });
+async function withProfile(stack: Stack, settings: Record<string, unknown>) {
+  const { send } = await stack.profiled(settings);
+  return (user: string, headers: Record<string, string> = {}) => send(chat(user), headers);
 }
 
 function storedEvents(db: Database) {

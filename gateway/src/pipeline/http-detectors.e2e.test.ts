@@ -2,7 +2,6 @@
 // policy services and the decision point on loopback, plus real HTTP peers that hang or fail, for the
 // profile's action_on_timeout / action_on_detector_error and fail_safe.mode.
 import t from 'tap';
-import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createEventRepository, listen, type Database } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
@@ -40,13 +39,9 @@ async function eventTypes(db: Database, res: { headers: Record<string, unknown> 
   return types;
 }
 
-async function withProfile(stack: Stack, profile: Record<string, unknown>) {
-  const path = `/http-${randomUUID().slice(0, 8)}`;
-  const provider = await stack.provider({ match_value: path, target_path: '/v1/chat/completions' });
-  const created = await stack.api('POST', '/api/v1/profiles', { name: `p-${randomUUID().slice(0, 8)}`, provider_id: provider.id, ...profile });
-  await stack.api('POST', `/api/v1/profiles/${created.json.id}/activate`);
-  await stack.synced();
-  return (user: string) => stack.call('POST', '/chat', { body: chat(user), headers: { 'x-original-uri': path } });
+async function withProfile(stack: Stack, settings: Record<string, unknown>) {
+  const { send } = await stack.profiled(settings);
+  return (user: string) => send(chat(user));
 }
 
 t.test('detectors over HTTP', async (t) => {

@@ -43,6 +43,12 @@ export interface HttpResult {
   json: any;
 }
 
+export interface ProfiledRoute {
+  provider: any;
+  profile: any;
+  send(body: unknown, headers?: Record<string, string>): Promise<HttpResult>;
+}
+
 /** One log line the gateway wrote, parsed. */
 export type LogLine = Record<string, unknown> & { msg?: string; level?: number };
 
@@ -63,6 +69,11 @@ export interface Stack {
   call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string> }): Promise<HttpResult>;
   /** Creates and activates a provider (on the mock unless told otherwise); resolves once the gateway routes with it. */
   provider(body: Record<string, unknown>, tenant?: string): Promise<any>;
+  /**
+   * A provider on its own path (at the mock's chat route) with an ACTIVE profile of these settings;
+   * resolves once the gateway routes with both. `send` posts a body to that path.
+   */
+  profiled(profile: Record<string, unknown>): Promise<ProfiledRoute>;
   /** Resolves once the gateway holds the registry's current revision. */
   synced(): Promise<string>;
   close(): Promise<void>;
@@ -149,7 +160,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const api: Stack['api'] = (method, path, body, tenant = 'default') =>
       httpCall(`${registryUrl}${path}`, method, body, { 'x-tenant-id': tenant });
 
-    return {
+    const stack: Stack = {
       mock,
       mockUrl,
       registryUrl,
@@ -181,9 +192,24 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await synced();
         return activated.json;
       },
+      async profiled(settings) {
+        const path = `/profiled-${randomUUID().slice(0, 8)}`;
+        const provider = await stack.provider({ match_value: path, target_path: '/v1/chat/completions' });
+        const created = await api('POST', '/api/v1/profiles', { name: `p-${randomUUID().slice(0, 8)}`, provider_id: provider.id, ...settings });
+        if (created.status !== 201) throw new Error(`profile create answered ${created.status}: ${created.text}`);
+        const activated = await api('POST', `/api/v1/profiles/${created.json.id}/activate`);
+        if (activated.status !== 200) throw new Error(`profile activate answered ${activated.status}: ${activated.text}`);
+        await synced();
+        return {
+          provider,
+          profile: activated.json,
+          send: (body, headers = {}) => httpCall(`${gatewayUrl}/chat`, 'POST', body, { 'x-original-uri': path, ...headers }),
+        };
+      },
       synced,
       close,
     };
+    return stack;
   } catch (error) {
     await close();
     throw error;
