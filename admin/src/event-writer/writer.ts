@@ -5,7 +5,7 @@
 // with backoff and the entries stay pending in the stream.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { createEventRepository, StreamsError, type Database, type EventStream, type SecurityEvent, type StreamEntry } from '@palisade/core';
+import { createEventRepository, createWakeablePause, StreamsError, type Database, type EventStream, type SecurityEvent, type StreamEntry } from '@palisade/core';
 import { parseBatch, type ParsedBatch } from './batch.js';
 import { deadLetterStream, sendToDeadLetter, type DeadLetter } from './dead-letter.js';
 
@@ -116,7 +116,7 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
   let lastClaimAt = Number.NEGATIVE_INFINITY;
   let running = false;
   let loopDone: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
+  const { pause, wake } = createWakeablePause();
   /** Cycles run one at a time: the loop and drainOnce() share the held batch. */
   let exclusive: Promise<unknown> = Promise.resolve();
 
@@ -208,18 +208,6 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     return h.ids.length;
   }
 
-  function pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
   async function loop(): Promise<void> {
     let backoffMs = 0;
     while (running) {
@@ -256,7 +244,7 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     },
     async stop() {
       running = false;
-      wakeUp?.();
+      wake();
       await loopDone;
       loopDone = undefined;
     },

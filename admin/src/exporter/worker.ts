@@ -4,7 +4,7 @@
 // chunks. An entry is acked only once its chunk was delivered or, after the sink's own retries,
 // dead-lettered; while the destination is down the chunk is retried with backoff and nothing is acked,
 // so neither an outage nor a restart loses an event (at least once).
-import { matchesFilters, SecurityEvent, StreamsError, type EventStream, type Exporter, type StreamEntry } from '@palisade/core';
+import { createWakeablePause, matchesFilters, SecurityEvent, StreamsError, type EventStream, type Exporter, type StreamEntry } from '@palisade/core';
 import type { Logger } from 'pino';
 import { sendExporterDeadLetters } from './dead-letter.js';
 import { mapEvent } from './mapping.js';
@@ -87,7 +87,7 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
   let failedChunk: string | undefined;
   let running = false;
   let loopDone: Promise<void> | undefined;
-  let wakeUp: (() => void) | undefined;
+  const { pause, wake } = createWakeablePause();
   let exclusive: Promise<unknown> = Promise.resolve();
 
   function exclusively<T>(fn: () => Promise<T>): Promise<T> {
@@ -203,18 +203,6 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
     return { read, full };
   }
 
-  function pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done(): void {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  }
-
   async function updatePending(): Promise<void> {
     try {
       metrics.pending.set(labels, await events.pending(stream, group));
@@ -263,7 +251,7 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
     },
     async stop() {
       running = false;
-      wakeUp?.();
+      wake();
       await sink.close(); // aborts a webhook waiting between retries
       await loopDone;
       loopDone = undefined;

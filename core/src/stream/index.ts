@@ -32,3 +32,4 @@ export async function createStreams(redisUrl?: string, options: Omit<RedisStream
   if (url === undefined || url === '') return createMemoryStreams(options.onError === undefined ? {} : { onError: options.onError });
   return createRedisStreams({ ...options, url });
 }
+export { createWakeablePause, type WakeablePause } from './wakeable-pause.js';
