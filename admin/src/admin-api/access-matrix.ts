@@ -1,8 +1,12 @@
 // The role × tenant matrix of the Admin API as data: one row per route with the permission it needs,
 // what the call needs to exist first, and its success status. access-matrix.test.ts runs every row
-// for every role and for the caller's own and another tenant; other resources' routes are added as
-// rows here.
+// for every role and for the caller's own and another tenant, and fails when a registered /api/v1
+// route has no row here.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEventRepository, createSecretBox, createSecurityEvent, type SecurityEvent } from '@palisade/core';
 import type { Permission } from '../auth/contract.js';
+import { createExporterOperations } from '../exporters/operations.js';
 import { contentPolicyBody, providerBody } from './test-util.js';
 import type { AdminApi } from './build-admin-api.js';
 
@@ -50,6 +54,21 @@ async function user(api: AdminApi, tenant: string, roles: Array<'viewer' | 'oper
   const u = await api.identity.createUser({ username: `u-${unique()}`, email: `${unique()}@example.com`, password: 'correct horse', first_name: 'A', last_name: 'B', tenant_id: tenant });
   for (const role of roles) await api.identity.assignRole(u.id, role);
   return u;
+}
+
+/** Where the matrix's file exporters write (their test call really appends to it, so no peer is needed). */
+export const MATRIX_EXPORT_FILE = join(tmpdir(), `palisade-matrix-${process.pid}.jsonl`);
+
+
+async function exporter(api: AdminApi, tenant: string) {
+  const ops = createExporterOperations({ store: api.store, secrets: createSecretBox('test-key'), now: () => new Date() });
+  return ops.create({ name: `ex-${unique()}`, type: 'file', config: { path: MATRIX_EXPORT_FILE } }, tenant);
+}
+
+async function securityEvent(api: AdminApi, tenant: string) {
+  const event = createSecurityEvent({ tenant_id: tenant, trace_id: `trace-${unique()}`, event_type: 'REQUEST_BLOCKED', decision: 'BLOCK' }, new Date());
+  await createEventRepository<SecurityEvent>(api.db).insert(event);
+  return event;
 }
 
 export const ADMIN_API_MATRIX: MatrixRow[] = [
@@ -121,6 +140,26 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
   { method: 'GET', route: '/api/v1/roles', permission: 'manage-users', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/roles' }) },
   // audit log
   { method: 'GET', route: '/api/v1/audit-log', permission: 'read-audit', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/audit-log${q(v, t)}` }) },
+  // exporters
+  { method: 'GET', route: '/api/v1/exporters', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/exporters${q(v, t)}` }) },
+  {
+    method: 'POST',
+    route: '/api/v1/exporters',
+    permission: 'write',
+    ok: 201,
+    prepare: async (_api, t, v) => ({ path: '/api/v1/exporters', body: { name: `ex-${unique()}`, type: 'file', config: { path: MATRIX_EXPORT_FILE }, ...(v ? { tenant_id: t } : {}) } }),
+  },
+  { method: 'GET', route: '/api/v1/exporters/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/exporters/${(await exporter(api, t)).id}` }) },
+  { method: 'PUT', route: '/api/v1/exporters/:id', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/exporters/${(await exporter(api, t)).id}`, body: { enabled: false } }) },
+  { method: 'DELETE', route: '/api/v1/exporters/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/exporters/${(await exporter(api, t)).id}` }) },
+  { method: 'POST', route: '/api/v1/exporters/:id/test', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/exporters/${(await exporter(api, t)).id}/test` }) },
+  // security events and the dashboard
+  { method: 'GET', route: '/api/v1/security-events', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/security-events${q(v, t)}` }) },
+  { method: 'GET', route: '/api/v1/security-events/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/security-events/${(await securityEvent(api, t)).id}` }) },
+  { method: 'GET', route: '/api/v1/dashboard', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/dashboard${q(v, t)}` }) },
+  // retention settings are global (one row for the installation): no tenant column
+  { method: 'GET', route: '/api/v1/retention-settings', permission: 'manage-retention', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/retention-settings' }) },
+  { method: 'PUT', route: '/api/v1/retention-settings', permission: 'manage-retention', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/retention-settings', body: { event_retention_days: 90 } }) },
 ];
 
 /** Item routes reach another tenant by the record's id; collections and creates name the tenant. */

@@ -64,6 +64,11 @@ export function buildAdminApi(deps: AdminApiDeps) {
   app.setValidatorCompiler(() => (value) => ({ value }));
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
+  /** Every route as registered (method, url), so tests can prove the access matrix covers them all. */
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
   registerAuditHook(app, { audit, access, now });
   registerOpenApi(app);
   app.register(async (api) => {
@@ -74,6 +79,6 @@ export function buildAdminApi(deps: AdminApiDeps) {
   });
   registerDocsRoutes(app);
 
-  return { app, access, store, providers, profiles, contentPolicies, apiKeys, identity, audit };
+  return { app, routes, db: deps.db, access, store, providers, profiles, contentPolicies, apiKeys, identity, audit };
 }
 export type AdminApi = ReturnType<typeof buildAdminApi>;

@@ -157,8 +157,8 @@ t.test('exporters over real HTTP', async (t) => {
       const { body: ex } = await call('POST', '/api/v1/exporters', { roles: 'operator', tenant: 'acme', body: webhook(hook.url) });
       t.equal(ex.tenant_id, 'acme');
       t.equal((await call('DELETE', `/api/v1/exporters/${ex.id}`, { roles: 'operator', tenant: 'acme' })).status, 403, 'operator cannot delete');
-      t.equal((await call('GET', `/api/v1/exporters/${ex.id}`, { roles: 'admin', tenant: 'other' })).status, 404, "another tenant's record is not visible");
-      t.equal((await call('PUT', `/api/v1/exporters/${ex.id}`, { roles: 'admin', tenant: 'other', body: { enabled: false } })).status, 404);
+      t.equal((await call('GET', `/api/v1/exporters/${ex.id}`, { roles: 'admin', tenant: 'other' })).status, 403, "another tenant's record: 403 (rule 3)");
+      t.equal((await call('PUT', `/api/v1/exporters/${ex.id}`, { roles: 'admin', tenant: 'other', body: { enabled: false } })).status, 403);
       t.equal((await call('GET', '/api/v1/exporters?tenant_id=acme', { roles: 'admin', tenant: 'other' })).status, 403);
       t.equal((await call('POST', '/api/v1/exporters', { roles: 'admin', tenant: 'other', body: webhook(hook.url, { tenant_id: 'acme' }) })).status, 403);
       const own = await call('GET', '/api/v1/exporters', { roles: 'viewer', tenant: 'acme' });

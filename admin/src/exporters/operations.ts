@@ -19,6 +19,9 @@ import {
 import { maskExporter, openExporter, sealExporterConfig } from './secrets.js';
 
 /** Sends one test event to an exporter's destination (secrets in clear); rejects with the cause. */
+/** Throws when the caller may not act on a record of `tenantId` (the Admin API's tenantFor). */
+export type AuthorizeTenant = (tenantId: string) => void;
+
 export type TestExporterCall = (exporter: Exporter) => Promise<{ status: 'ok' }>;
 
 export interface ExporterOperationsDeps {
@@ -47,12 +50,11 @@ export function createExporterOperations(deps: ExporterOperationsDeps) {
   const { exporters } = deps.store;
   const stamp = () => deps.now().toISOString();
 
-  /** The record when it exists in one of `tenantIds`; another tenant's record is as good as missing. */
-  async function load(id: string, tenantIds: string[] | undefined): Promise<Exporter> {
+  /** The record, after `authorize` accepted its tenant (rule 3: another tenant is 403 unless super-admin). */
+  async function load(id: string, authorize: AuthorizeTenant): Promise<Exporter> {
     const exporter = await exporters.get(id);
-    if (!exporter || (tenantIds && !tenantIds.includes(exporter.tenant_id))) {
-      throw new PalisadeError('NOT_FOUND', { message: `exporter ${id} not found` });
-    }
+    if (!exporter) throw new PalisadeError('NOT_FOUND', { message: `exporter ${id} not found` });
+    authorize(exporter.tenant_id);
     return exporter;
   }
 
@@ -88,12 +90,12 @@ export function createExporterOperations(deps: ExporterOperationsDeps) {
       return { ...page, items: page.items.map(maskExporter) };
     },
 
-    async get(id: string, tenantIds: string[] | undefined): Promise<Exporter> {
-      return maskExporter(await load(id, tenantIds));
+    async get(id: string, authorize: AuthorizeTenant): Promise<Exporter> {
+      return maskExporter(await load(id, authorize));
     },
 
-    async update(id: string, body: unknown, tenantIds: string[] | undefined): Promise<Exporter> {
-      const stored = await load(id, tenantIds);
+    async update(id: string, body: unknown, authorize: AuthorizeTenant): Promise<Exporter> {
+      const stored = await load(id, authorize);
       if (!isPlainObject(body)) ExporterUpdate.parse(body); // throws the validation error of a non-object body
       // Resending the stored type (a form that PUTs the whole record) is not a change of it.
       const raw = omitUnchanged(normaliseExporterInput({ ...(body as Record<string, unknown>) }), stored, [...EXPORTER_IMMUTABLE_FIELDS, 'tenant_id']);
@@ -130,14 +132,14 @@ export function createExporterOperations(deps: ExporterOperationsDeps) {
       return maskExporter(updated);
     },
 
-    async remove(id: string, tenantIds: string[] | undefined): Promise<void> {
-      refuseOperatorManaged(await load(id, tenantIds));
+    async remove(id: string, authorize: AuthorizeTenant): Promise<void> {
+      refuseOperatorManaged(await load(id, authorize));
       await exporters.delete(id);
     },
 
     /** Sends one test event; a failure is a 500 carrying the destination's cause. */
-    async test(id: string, tenantIds: string[] | undefined): Promise<{ status: 'ok' }> {
-      const exporter = await load(id, tenantIds);
+    async test(id: string, authorize: AuthorizeTenant): Promise<{ status: 'ok' }> {
+      const exporter = await load(id, authorize);
       if (!deps.testExporter) {
         throw new PalisadeError('NOT_IMPLEMENTED', { message: 'exporter tests are not available: this Admin API runs without an exporter tester' });
       }

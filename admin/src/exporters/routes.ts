@@ -30,8 +30,8 @@ export function registerExporterRoutes(app: FastifyInstance, ctx: ExporterRouteC
   const { access } = ctx;
   const ops = createExporterOperations({ store: ctx.store, secrets: ctx.secrets, now: ctx.now, testExporter: ctx.testExporter });
   const id = (request: FastifyRequest) => IdParams.parse(request.params).id;
-  /** The tenants whose records a by-id call may touch; others answer 404. */
-  const visible = (request: FastifyRequest) => access.tenantsFor(request);
+  /** A by-id call may touch its record's tenant only by rule 3 (403 otherwise, as every resource). */
+  const visible = (request: FastifyRequest) => (tenantId: string) => void access.tenantFor(request, tenantId);
 
   app.get(
     '/api/v1/exporters',

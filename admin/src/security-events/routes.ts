@@ -65,9 +65,9 @@ export function registerSecurityEventRoutes(app: FastifyInstance, ctx: SecurityE
     async (request) => {
       const { id } = IdParams.parse(request.params);
       const event = await events.get(id);
-      const tenantIds = access.tenantsFor(request);
-      // Another tenant's event is as good as missing.
-      if (!event || (tenantIds && !tenantIds.includes(event.tenant_id))) throw new PalisadeError('NOT_FOUND', { message: `security event ${id} not found` });
+      if (!event) throw new PalisadeError('NOT_FOUND', { message: `security event ${id} not found` });
+      access.tenantFor(request, event.tenant_id); // rule 3: another tenant's event is 403 unless super-admin
+
       return publicEvent(event);
     },
   );

@@ -78,13 +78,13 @@ t.test('security events over real HTTP', async (t) => {
       t.equal((await call('GET', '/api/v1/security-events', { roles: 'nobody' })).status, 403);
     });
 
-    t.test('one event by id; missing, malformed and other-tenant ids are 404', async (t) => {
+    t.test('one event by id; missing and malformed ids are 404, another tenant\'s is 403', async (t) => {
       const got = await call('GET', `/api/v1/security-events/${pii.id}`, { roles: 'viewer' });
       t.equal(got.status, 200);
       t.same(got.body, pii);
       t.equal((await call('GET', `/api/v1/security-events/${randomUUID()}`)).status, 404);
       t.equal((await call('GET', '/api/v1/security-events/xyz')).status, 404);
-      t.equal((await call('GET', `/api/v1/security-events/${acme.id}`)).status, 404);
+      t.equal((await call('GET', `/api/v1/security-events/${acme.id}`)).status, 403);
       t.equal((await call('GET', `/api/v1/security-events/${acme.id}`, { roles: 'super-admin' })).status, 200);
     });
   });
