@@ -17,6 +17,11 @@ export const ISO_639_3_TO_1: Readonly<Record<string, string>> = {
 
 export const toIso6391 = (code: string): string => ISO_639_3_TO_1[code] ?? code;
 
+const ISO_639_1_TO_3: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ISO_639_3_TO_1).map(([three, one]) => [one, three]));
+
+/** A code as franc-min names it: ISO 639-1 codes mapped back to 639-3; 639-3 codes kept. */
+export const toFrancCode = (code: string): string => ISO_639_1_TO_3[code] ?? code;
+
 const LATIN_BASE = 'abcdefghijklmnopqrstuvwxyz';
 const CYRILLIC_BASE = 'абвгдежзийклмнопрстуфхцчшщъыьэюя';
 

@@ -91,3 +91,13 @@ t.test('the code table maps to ISO 639-1 codes only', async (t) => {
   const known = new Set<string>(ISO_639_1_CODES);
   for (const [three, one] of Object.entries(ISO_639_3_TO_1)) t.ok(known.has(one), `${three} → ${one}`);
 });
+
+t.test('a language list narrows the statistical guesses and keeps the listed languages right', async (t) => {
+  const narrow = createContentLanguageDetector({ languages: ['en', 'ru', 'uk', 'de', 'fr', 'es', 'it', 'pt', 'zh', 'ja', 'ko', 'ar'] });
+  for (const [language, texts] of Object.entries(SAMPLES)) {
+    for (const text of texts) t.equal(narrow(text).language, language, `${language}: ${text.slice(0, 30)}`);
+  }
+  const enOnly = createContentLanguageDetector({ languages: ['eng'] });
+  t.equal(enOnly(SAMPLES.fr![0]!).language, 'en', 'a 639-3 list works too; an unlisted language takes the nearest listed one');
+  t.equal(enOnly(SAMPLES.de![0]!).determined, false, 'unless the letters rule that one out (ü is not English)');
+});

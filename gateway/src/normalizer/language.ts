@@ -8,8 +8,29 @@ export type NormalizerLanguageDetection = ContentLanguageDetection;
 /** (normalized text) → its language; `determined: false` when too short or not tellable. */
 export type NormalizerLanguageDetector = (text: string) => NormalizerLanguageDetection;
 
+/**
+ * Characters the normalizer looks at (three windows: start, middle, end). It runs on every inspected
+ * request, and franc's cost grows with the sample: on the training set's prompts of 300+ characters,
+ * 512 agrees with a 4,096-character sample on 99.9 % and matches the labelled language as often
+ * (97.1 % vs 97.0 %), at a quarter of the cost on a 2 KB prompt. Language policies, which block,
+ * keep the content policy detector's larger sample.
+ */
+export const NORMALIZER_LANGUAGE_SAMPLE = 512;
+
+/**
+ * The languages the normalizer tells apart (spec: "ru, en and the common others"): those with a
+ * translation or phone-number use here. franc weighs a text against every candidate of its script,
+ * so this list halves its cost against all 82 of franc-min; a text in a language not listed is
+ * named after its nearest listed neighbour or left undetermined, never blocked (language policies
+ * use the content policy detector, which knows all 82).
+ */
+export const NORMALIZER_LANGUAGES: readonly string[] = [
+  'en', 'ru', 'uk', 'be', 'kk', 'uz', 'az', 'tr', 'de', 'fr', 'es', 'it', 'pt', 'nl', 'pl', 'cs', 'ro', 'hu', 'sv',
+  'hr', 'bs', 'sr', 'bg', 'id', 'ms', 'vi', 'ar', 'fa', 'ur', 'hi', 'bn', 'mr', 'ne', 'th', 'el', 'ta', 'te',
+];
+
 export function createNormalizerLanguageDetector(options: ContentLanguageDetectorOptions = {}): NormalizerLanguageDetector {
-  const detect = createContentLanguageDetector(options);
+  const detect = createContentLanguageDetector({ sampleLength: NORMALIZER_LANGUAGE_SAMPLE, languages: NORMALIZER_LANGUAGES, ...options });
   return (text) => detect(text);
 }
 

@@ -74,3 +74,18 @@ t.test('needsTranslation: determined and not the target', async (t) => {
   t.notOk(needsTranslation(detect('ok'), 'en'));
   t.notOk(needsTranslation({ language: null, candidates: [], determined: false }, 'en'));
 });
+
+t.test('the common languages are told apart on a 2 KB text from its 512-character sample', async (t) => {
+  const normalizer = createNormalizer();
+  const long = (sentence: string) => sentence.repeat(Math.ceil(2048 / sentence.length)).slice(0, 2048);
+  for (const [language, sentence] of [
+    ['en', 'The account manager wants a summary of the open tickets and the expected fix date. '],
+    ['ru', 'Менеджер просит кратко описать открытые заявки и ожидаемую дату исправления. '],
+    ['de', 'Der Kundenbetreuer möchte eine Zusammenfassung der offenen Tickets und des erwarteten Termins. '],
+    ['fr', 'Le responsable du compte souhaite un résumé des tickets ouverts et de la date de correction prévue. '],
+    ['es', 'El gerente de la cuenta quiere un resumen de las solicitudes abiertas y de la fecha prevista. '],
+  ] as const) {
+    const result = await normalizer.normalize({ text: long(sentence), profile: { translation: { enabled: false, target_lang: 'en' } } });
+    t.equal(result.language, language);
+  }
+});
