@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { createThreatDetector, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
+import { createThreatWorkerPool, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
 import { createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type SecretBox, type Streams } from '@palisade/core';
 
 /**
@@ -31,8 +31,8 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
   return {
     threatDetector() {
       if (!threat) {
-        const { device, modelPath } = threatDetectorConfigFromEnv(env);
-        threat = createThreatDetector({ device, ...(modelPath ? { modelPath } : {}), logger: log });
+        const { device, modelPath, workers } = threatDetectorConfigFromEnv(env);
+        threat = createThreatWorkerPool({ device, workers, modelPath, logger: log });
       }
       return threat;
     },

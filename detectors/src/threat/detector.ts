@@ -1,6 +1,7 @@
-// The in-process threat detector: the committed ONNX model behind the detector contract. Features are
-// computed on the event loop (about a millisecond for a 2 KB prompt); the model runs in onnxruntime's
-// own threads through its async run, so the event loop stays free while it scores.
+// The in-thread threat detector: the committed ONNX model behind the detector contract. Features are
+// computed on the calling thread (about a millisecond for a 2 KB prompt) and the model runs through
+// onnxruntime's async run. Services and the gateway use it through worker-pool.ts, which runs one of
+// these per worker thread so that the event loop never computes features.
 import * as ort from 'onnxruntime-node';
 import { PalisadeError, toPalisadeError } from '@palisade/core';
 import type { Detector, DetectorCallOptions } from '../contract.js';
@@ -66,7 +67,36 @@ export function packThreatWindows(windows: readonly ThreatSparseVector[]): { ind
   return { indices, values, width };
 }
 
-function abortError(signal: AbortSignal): Error {
+/**
+ * The contract's detect() over a score function: validation (400 on bad input), the threshold (the
+ * request's, else the default), the decision and latency. The in-thread detector and the worker pool
+ * share it.
+ */
+export function threatDetectOver(
+  score: (prompt: string, call: Pick<DetectorCallOptions, 'signal'>) => Promise<ThreatScoreResult>,
+  modelVersion: string,
+  defaultThreshold: number,
+): (request: ThreatDetectRequest, call?: DetectorCallOptions) => Promise<ThreatDetectResponse> {
+  return async (request, call = {}) => {
+    const started = performance.now();
+    const parsed = ThreatDetectRequestSchema.safeParse(request);
+    if (!parsed.success) throw toPalisadeError(parsed.error);
+    const threshold = parsed.data.jailbreak_threshold ?? defaultThreshold;
+    const result = await score(parsed.data.canonical.user_prompt, call);
+    return {
+      threat_decision: result.score >= threshold ? 'unsafe' : 'safe',
+      threat_score: result.score,
+      threshold,
+      model_version: modelVersion,
+      latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
+      signals: result.signals,
+      windows: result.windows,
+    };
+  };
+}
+
+/** The error an aborted scoring rejects with: the signal's reason, else an AbortError. */
+export function threatAbortError(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('The threat detection was aborted', 'AbortError');
 }
 
@@ -114,7 +144,7 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
     // the probability of the whole prompt.
     let best = 0;
     for (let start = 0; start < vectors.length; start += THREAT_LIMITS.windowsPerRun) {
-      if (call.signal?.aborted) throw abortError(call.signal);
+      if (call.signal?.aborted) throw threatAbortError(call.signal);
       best = Math.max(best, await run(vectors.slice(start, start + THREAT_LIMITS.windowsPerRun), rules));
     }
     return { score: best, signals: THREAT_SIGNAL_FAMILIES.filter((f) => signals.has(f)), windows: windows.length };
@@ -134,22 +164,7 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
       model_version: metadata.version,
     }),
     score,
-    async detect(request: ThreatDetectRequest, call: DetectorCallOptions = {}): Promise<ThreatDetectResponse> {
-      const started = performance.now();
-      const parsed = ThreatDetectRequestSchema.safeParse(request);
-      if (!parsed.success) throw toPalisadeError(parsed.error);
-      const threshold = parsed.data.jailbreak_threshold ?? defaultThreshold;
-      const result = await score(parsed.data.canonical.user_prompt, call);
-      return {
-        threat_decision: result.score >= threshold ? 'unsafe' : 'safe',
-        threat_score: result.score,
-        threshold,
-        model_version: metadata.version,
-        latency_ms: Math.round((performance.now() - started) * 1000) / 1000,
-        signals: result.signals,
-        windows: result.windows,
-      };
-    },
+    detect: threatDetectOver(score, metadata.version, defaultThreshold),
     async close() {
       if (closed) return;
       closed = true;

@@ -1,13 +1,16 @@
 import t from 'tap';
 import { ConfigError } from '@palisade/core';
 import { emptyThreatHead } from './head.js';
+import { threatWorkerCount } from './limits.js';
 import { buildThreatOnnxModel } from './onnx-graph.js';
 import { createThreatSession, threatCudaProviderPath, threatDetectorConfigFromEnv } from './device.js';
 
 const model = buildThreatOnnxModel(emptyThreatHead('linear', 16, 1), { a: 1, b: 0, ruleWeights: [] });
 
-t.test('THREAT_DETECTOR_ML_DEVICE: cpu by default, cuda accepted, gpu refused', async (t) => {
-  t.same(threatDetectorConfigFromEnv({}), { device: 'cpu', modelPath: undefined });
+t.test('THREAT_DETECTOR_ML_DEVICE: cpu by default, cuda accepted, gpu refused; THREAT_DETECTOR_WORKERS', async (t) => {
+  t.same(threatDetectorConfigFromEnv({}), { device: 'cpu', modelPath: undefined, workers: threatWorkerCount() });
+  t.equal(threatDetectorConfigFromEnv({ THREAT_DETECTOR_WORKERS: '3' }).workers, 3);
+  t.throws(() => threatDetectorConfigFromEnv({ THREAT_DETECTOR_WORKERS: '0' }), ConfigError);
   t.equal(threatDetectorConfigFromEnv({ THREAT_DETECTOR_ML_DEVICE: 'cuda' }).device, 'cuda');
   t.throws(() => threatDetectorConfigFromEnv({ THREAT_DETECTOR_ML_DEVICE: 'gpu' }), ConfigError);
   t.equal(threatDetectorConfigFromEnv({ THREAT_DETECTOR_MODEL_PATH: '/m/x.onnx' }).modelPath, '/m/x.onnx');

@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as ort from 'onnxruntime-node';
-import { envEnum, envString, parseEnv } from '@palisade/core';
+import { envEnum, envInt, envString, parseEnv } from '@palisade/core';
+import { threatWorkerCount } from './limits.js';
 
 export const THREAT_DEVICES = ['cpu', 'cuda'] as const;
 export type ThreatDevice = (typeof THREAT_DEVICES)[number];
@@ -15,17 +16,20 @@ export const THREAT_DETECTOR_ENV = {
   THREAT_DETECTOR_ML_DEVICE: envEnum(THREAT_DEVICES, 'cpu'),
   /** Another model file (its .json metadata beside it); default: the committed model. */
   THREAT_DETECTOR_MODEL_PATH: envString(),
+  /** Worker threads that score prompts (worker-pool.ts); default: the cores but one, 1 to 4. */
+  THREAT_DETECTOR_WORKERS: envInt(1, 64, threatWorkerCount()),
 };
 
 export interface ThreatDetectorEnvConfig {
   device: ThreatDevice;
   modelPath: string | undefined;
+  workers: number;
 }
 
 /** Reads the detector's variables; a bad value (e.g. `gpu`) throws core's ConfigError naming it. */
 export function threatDetectorConfigFromEnv(env: NodeJS.ProcessEnv = process.env): ThreatDetectorEnvConfig {
   const values = parseEnv(THREAT_DETECTOR_ENV, env);
-  return { device: values.THREAT_DETECTOR_ML_DEVICE, modelPath: values.THREAT_DETECTOR_MODEL_PATH };
+  return { device: values.THREAT_DETECTOR_ML_DEVICE, modelPath: values.THREAT_DETECTOR_MODEL_PATH, workers: values.THREAT_DETECTOR_WORKERS };
 }
 
 /** Where onnxruntime-node looks for its CUDA provider library on this platform. */

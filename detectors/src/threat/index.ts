@@ -1,7 +1,7 @@
 // The threat detector (spec: Threat Detector, port 8090): jailbreak / prompt-injection scoring with the
 // committed ONNX model — its contract, the in-process detector, the HTTP service, the feature extractor
 // and the device selection. Training and evaluation live in ./train and ./eval (npm scripts).
-export { THREAT_DETECTOR_PORT, THREAT_DETECT_PATH, THREAT_DEVICE_INFO_PATH, THREAT_LIMITS } from './limits.js';
+export { THREAT_DETECTOR_PORT, THREAT_DETECT_PATH, THREAT_DEVICE_INFO_PATH, THREAT_LIMITS, threatWorkerCount } from './limits.js';
 export {
   THREAT_DECISIONS,
   ThreatCanonicalSchema,
@@ -16,11 +16,14 @@ export {
 export {
   createThreatDetector,
   packThreatWindows,
+  threatAbortError,
+  threatDetectOver,
   type ThreatDetector,
   type ThreatDetectorOptions,
   type ThreatDeviceInfo,
   type ThreatScoreResult,
 } from './detector.js';
+export { createThreatWorkerPool, type ThreatWorkerPool, type ThreatWorkerPoolOptions } from './worker-pool.js';
 export { buildThreatService, type ThreatServiceOptions } from './service.js';
 export {
   THREAT_DETECTOR_ENV,

@@ -1,5 +1,7 @@
 // The threat detector's constants: its port (spec: Threat Detector, 8090), paths and input bounds.
 
+import { availableParallelism } from 'node:os';
+
 export const THREAT_DETECTOR_PORT = 8090;
 export const THREAT_DETECT_PATH = '/api/v1/detect';
 export const THREAT_DEVICE_INFO_PATH = '/api/v1/device-info';
@@ -14,3 +16,8 @@ export const THREAT_LIMITS = {
   /** Decision threshold when neither the request nor the detector options set one. */
   defaultThreshold: 0.5,
 } as const;
+
+/** Threat worker threads by default: one per core but one (the event loop's), at least one, at most four. */
+export function threatWorkerCount(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(4, cores - 1));
+}

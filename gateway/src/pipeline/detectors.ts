@@ -10,7 +10,7 @@ import {
   type AnalyzeResponse,
   createJsonServiceClient,
   createPiiDetector,
-  createThreatDetector,
+  createThreatWorkerPool,
   EvaluateResponseSchema,
   PiiDetectResponseSchema,
   ThreatDetectResponseSchema,
@@ -93,8 +93,9 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
     threat = options.threat;
   } else {
     try {
-      const { device, modelPath } = threatDetectorConfigFromEnv(options.env ?? {});
-      const local = await createThreatDetector({ device, ...(modelPath ? { modelPath } : {}) });
+      // Worker threads: features and inference never run on the gateway's event loop.
+      const { device, modelPath, workers } = threatDetectorConfigFromEnv(options.env ?? {});
+      const local = await createThreatWorkerPool({ device, workers, modelPath });
       closers.push(() => local.close());
       threat = local;
     } catch (error) {
