@@ -45,6 +45,8 @@ const USAGE = `usage: npm run bench -- [options]
   --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all)
   --out <file>        JSON results file (default .bench/last-run.json)
   --no-detectors      skip the detectors' in-process speed figures printed at the end
+  --profile <dir>     write a V8 CPU profile of each gateway process into dir (open in Chrome
+                      DevTools); profiling slows the gateway, so figures of such a run are not comparable
 `;
 
 interface Options {
@@ -55,6 +57,8 @@ interface Options {
   connections: number;
   only: ScenarioName[];
   out: string;
+  /** A directory for the gateway's --cpu-prof output. */
+  profileDir: string | undefined;
 }
 
 class UsageError extends Error {}
@@ -70,6 +74,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       only: { type: 'string' },
       out: { type: 'string' },
       'no-detectors': { type: 'boolean' },
+      profile: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -95,6 +100,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     // Run in the fixed order whatever order --only lists them in.
     only: SCENARIOS.filter((s) => only.includes(s)),
     out: values.out ? resolve(values.out) : OUT_FILE,
+    profileDir: values.profile ? resolve(values.profile) : undefined,
   };
 }
 
@@ -227,7 +233,7 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
  * embedded database) in one process and the gateway alone in another, which is the process measured
  * and compared with the bare proxy. The gateway picks the configuration up by its ETag poll.
  */
-async function startStack(started: Child[], upstream: string, dataDir: string, inspect: boolean): Promise<{ child: Child; url: string }> {
+async function startStack(started: Child[], upstream: string, dataDir: string, inspect: boolean, profileDir?: string): Promise<{ child: Child; url: string }> {
   const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
   const control = spawnNode('palisade registry,bundle-store', [CLI, 'registry,bundle-store'], {
     cwd: ROOT,
@@ -244,7 +250,8 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
   const registry = `http://${HOST}:${registryPort}`;
   const bundleStore = `http://${HOST}:${bundlePort}`;
   for (const url of [registry, bundleStore]) await waitForHttp(`${url}/health/live`, { child: control, timeoutMs: 30_000 });
-  const child = spawnNode('palisade gateway', [CLI, 'gateway'], {
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawnNode('palisade gateway', [...profiling, CLI, 'gateway'], {
     cwd: ROOT,
     env: {
       PALISADE_PORT_GATEWAY: String(gatewayPort),
@@ -304,7 +311,7 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
     }
     dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
     const inspect = name === 'inspected';
-    const stack = await startStack(started, mock.url, dataDir, inspect);
+    const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir);
     const pid = stack.child.pid;
     const before = readMemory(pid);
     const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true);
