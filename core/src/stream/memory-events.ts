@@ -6,7 +6,7 @@
 import { checkIds, checkInteger, checkMinIdle, checkName, checkReadOptions } from './args.js';
 import type { Lifecycle } from './lifecycle.js';
 import { decodePayload, encodePayload, type Fields } from './payload.js';
-import { StreamsError, type StreamsClock, type EventStream, type StreamReadOptions, type StreamEntry } from './types.js';
+import { StreamsError, type StreamsClock, type EventStream, type StreamAppendOptions, type StreamReadOptions, type StreamEntry } from './types.js';
 
 interface Id {
   ms: number;
@@ -93,9 +93,10 @@ export class MemoryEventStream implements EventStream {
     return e !== undefined && e.id === id ? e : undefined;
   }
 
-  async append(stream: string, payload: unknown): Promise<string> {
+  async append(stream: string, payload: unknown, options: StreamAppendOptions = {}): Promise<string> {
     this.life.assertOpen();
     checkName('stream', stream);
+    if (options.maxLen !== undefined) checkInteger('maxLen', options.maxLen, 1);
     const fields = encodePayload(payload);
     const s = this.stream(stream, true) as Stream;
     const ms = Math.max(0, Math.floor(this.clock.now()));
@@ -103,6 +104,10 @@ export class MemoryEventStream implements EventStream {
     s.lastId = next;
     const id = `${next.ms}-${next.seq}`;
     s.entries.push({ ...next, id, fields });
+    if (options.maxLen !== undefined) {
+      // In batches of a tenth, as Redis' "~" does, so an append does not shift the array each time.
+      if (s.entries.length > options.maxLen + Math.ceil(options.maxLen / 10)) s.entries.splice(0, s.entries.length - options.maxLen);
+    }
     const ws = this.waiters.get(stream);
     if (ws !== undefined) for (const wake of [...ws]) wake();
     return id;

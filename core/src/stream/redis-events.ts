@@ -8,7 +8,7 @@ import { checkIds, checkInteger, checkMinIdle, checkName, checkReadOptions } fro
 import type { Lifecycle } from './lifecycle.js';
 import { argsToFields, decodePayload, encodePayload, fieldsToArgs } from './payload.js';
 import type { BlockingPool } from './redis-connection.js';
-import { StreamsError, type EventStream, type StreamReadOptions, type StreamEntry } from './types.js';
+import { StreamsError, type EventStream, type StreamAppendOptions, type StreamReadOptions, type StreamEntry } from './types.js';
 
 /** [[id, [field, value, …]] | null, …] as XREADGROUP and XAUTOCLAIM reply. */
 function parseEntries(raw: unknown): { entries: StreamEntry[]; missing: string[] } {
@@ -49,11 +49,14 @@ export class RedisEventStream implements EventStream {
     }
   }
 
-  async append(stream: string, payload: unknown): Promise<string> {
+  async append(stream: string, payload: unknown, options: StreamAppendOptions = {}): Promise<string> {
     this.life.assertOpen();
     const key = this.key(stream);
+    if (options.maxLen !== undefined) checkInteger('maxLen', options.maxLen, 1);
     const fields = encodePayload(payload);
-    return String(await this.client.call('XADD', key, '*', ...fieldsToArgs(fields)));
+    if (options.maxLen === undefined) return String(await this.client.call('XADD', key, '*', ...fieldsToArgs(fields)));
+    // "~": Redis trims whole radix-tree nodes only, which keeps XADD O(1).
+    return String(await this.client.call('XADD', key, 'MAXLEN', '~', options.maxLen, '*', ...fieldsToArgs(fields)));
   }
 
   async ensureGroup(stream: string, group: string): Promise<void> {

@@ -375,6 +375,19 @@ export function streamsContract(t: Test, factory: StreamsFactory): void {
     tt.equal(await events.pending(s, 'g'), 4, 'the trimmed ones left the pending list');
   });
 
+  t.test('events: append with maxLen caps the stream at about maxLen, never below', async (tt) => {
+    const { events } = await open(tt);
+    const s = uniq('events');
+    const ids: string[] = [];
+    // Redis trims whole nodes of 100 entries ("~"), so the cap shows only past a few nodes.
+    for (let i = 0; i < 1000; i++) ids.push(await events.append(s, { i: String(i) }, { maxLen: 200 }));
+    await events.ensureGroup(s, 'count');
+    const kept = (await events.read(s, 'count', 'c', { count: 2000 })).map((e) => e.id);
+    tt.ok(kept.length >= 200 && kept.length <= 400, `${kept.length} entries kept`);
+    tt.same(kept, ids.slice(ids.length - kept.length), 'the newest ones, in order');
+    await tt.rejects(events.append(s, { i: 'x' }, { maxLen: 0 }), { code: 'INVALID' });
+  });
+
   t.test('lifecycle: ping, close is idempotent, use after close fails', async (tt) => {
     const s = await factory();
     await s.ping();

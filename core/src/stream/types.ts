@@ -97,6 +97,14 @@ export interface StreamReadOptions {
   blockMs?: number;
 }
 
+export interface StreamAppendOptions {
+  /**
+   * Caps the stream at about this many entries: older ones are trimmed in batches (Redis' MAXLEN ~),
+   * so at least the newest maxLen always stay. Without it the stream grows until trimmed.
+   */
+  maxLen?: number;
+}
+
 /**
  * Durable, consumer-group based event log (gateway → event writer, gateway → exporter).
  * At-least-once: an entry read but not acked stays pending for its consumer, and after a crash another
@@ -108,7 +116,7 @@ export interface EventStream {
    * Appends and returns the new id. The payload must be JSON-serialisable; a flat object of strings is
    * stored as plain stream fields (readable with redis-cli), anything else as one JSON field.
    */
-  append(stream: string, payload: unknown): Promise<string>;
+  append(stream: string, payload: unknown, options?: StreamAppendOptions): Promise<string>;
   /** Creates the group (and the stream) if missing, positioned at the start of the stream. Idempotent. */
   ensureGroup(stream: string, group: string): Promise<void>;
   /** New entries for this consumer (never delivered to any consumer of the group before). */

@@ -74,6 +74,21 @@ for (const backend of backends) {
     await emitter.close();
     await streams.events.trim(stream, 0);
   });
+
+  t.test(`${backend.name}: the stream is capped at about streamMaxLen, keeping the newest`, { skip: backend.skipReason ?? false }, async (t) => {
+    const streams = await backend.open();
+    t.teardown(() => streams.close());
+    const stream = testStream('capped');
+    const emitter = createEventEmitter({ events: streams.events, stream, streamMaxLen: 200 });
+    const sent = requestEvents(500); // two events per request
+    emitter.emit(sent);
+    t.equal(await emitter.flush(), true);
+    const got = await readAll(streams.events, stream);
+    t.ok(got.length >= 200 && got.length <= 400, `${got.length} of ${sent.length} kept`);
+    t.same(got.map((e) => e.id), sent.slice(sent.length - got.length).map((e) => e.id), 'the newest ones');
+    await emitter.close();
+    await streams.events.trim(stream, 0);
+  });
 }
 
 t.test('appends run after the caller\'s tick, a bounded number at a time', async (t) => {

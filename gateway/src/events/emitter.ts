@@ -24,6 +24,13 @@ export interface EventEmitterOptions {
   retryMaxMs?: number;
   /** How long close() keeps trying by default (default 5 s). */
   closeTimeoutMs?: number;
+  /**
+   * The stream is capped at about this many entries (default 100 000): the event writer and the
+   * exporters normally read within seconds, and without a cap the stream grows with every request
+   * forever (in Redis, or in the gateway's memory when nothing in its process reads it). A reader that
+   * falls further behind than this loses the oldest entries.
+   */
+  streamMaxLen?: number;
 }
 
 export interface EventEmitterStats {
@@ -74,6 +81,7 @@ export function createEventEmitter(options: EventEmitterOptions): EventEmitter {
   const retryInitialMs = options.retryInitialMs ?? 100;
   const retryMaxMs = options.retryMaxMs ?? 5_000;
   const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
+  const append = { maxLen: options.streamMaxLen ?? 100_000 };
 
   const queue = new Deque<SecurityEvent>();
   const builds: Array<() => SecurityEvent | readonly SecurityEvent[]> = [];
@@ -135,7 +143,7 @@ export function createEventEmitter(options: EventEmitterOptions): EventEmitter {
       inFlight++;
       let appending: Promise<string>;
       try {
-        appending = events.append(stream, event);
+        appending = events.append(stream, event, append);
       } catch (err) {
         appending = Promise.reject(err);
       }

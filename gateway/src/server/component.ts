@@ -40,7 +40,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     snapshot: { secrets: deps.secrets },
   });
   // Security events go to the internal stream; the event writer and the exporter read them there.
-  const events = createEventEmitter({ events: deps.streams.events, ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}) });
+  const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}) });
   const timings = createInspectionTimings();
   const service = buildGateway({
     config,

@@ -20,6 +20,8 @@ export const GATEWAY_ENV = {
   BUNDLE_STORE_URL: envUrl(['http', 'https'], 'http://127.0.0.1:9000'),
   /** Safety-net bundle check interval; change notices reload at once. */
   GATEWAY_CONFIG_POLL_SECONDS: envSeconds(0, 3600, 10),
+  /** The security-event stream is capped at about this many entries (readers further behind lose the oldest). */
+  GATEWAY_EVENTS_STREAM_MAX_LEN: envInt(1000, 100_000_000, 100_000),
 } as const;
 export type GatewayConfig = EnvValues<typeof GATEWAY_ENV>;
 
