@@ -1,45 +1,21 @@
 // The kafka sink against the project's test broker (@palisade/hack startKafkaBroker), every
-// compression codec and SASL mechanism. Skipped with a reason while that broker is not built.
+// compression codec and SASL mechanism.
 import t from 'tap';
 import type { SecurityEvent } from '@palisade/core';
 import { createSecretBox } from '@palisade/core';
+import { startKafkaBroker } from '@palisade/hack';
 import { createSink } from './create-sink.js';
 import { createFileLocks } from './file-sink.js';
 import { mapEvent } from './mapping.js';
 import { exporterRecord, sampleEvent } from './test-peers.js';
 
-interface KafkaTestRecord {
-  topic: string;
-  partition: number;
-  offset: number;
-  key: Buffer | null;
-  value: Buffer | null;
-  headers: Record<string, Buffer>;
-  timestamp: number;
-  compression: 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd';
-}
-interface TestBroker {
-  brokers: string[];
-  port: number;
-  records(topic: string): KafkaTestRecord[];
-  waitForRecords(topic: string, count: number, timeoutMs?: number): Promise<KafkaTestRecord[]>;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
-type StartKafkaBroker = (options?: { port?: number; sasl?: { mechanism: 'PLAIN' | 'SCRAM-SHA-256' | 'SCRAM-SHA-512'; username: string; password: string } }) => Promise<TestBroker>;
-
-// A variable specifier, so this file compiles before hack exports the broker.
-const hackModule = '@palisade/hack';
-const startKafkaBroker = ((await import(hackModule).catch(() => ({}))) as { startKafkaBroker?: StartKafkaBroker }).startKafkaBroker;
 const secrets = createSecretBox('exporter-test-key');
 const locks = createFileLocks();
 
-t.test('kafka', { skip: startKafkaBroker ? false : '@palisade/hack does not export startKafkaBroker yet' }, async (t) => {
-  const start = startKafkaBroker!;
+t.test('kafka', async (t) => {
   for (const compression of ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const) {
     t.test(`compression ${compression}: key is the trace id, value the mapped event`, async (t) => {
-      const broker = await start();
+      const broker = await startKafkaBroker();
       t.teardown(() => broker.close());
       const record = exporterRecord({ type: 'kafka', field_mapping: 'ecs', config: { brokers: broker.brokers, topic: 'palisade-events', compression, batch_size: 10 } });
       const sink = createSink(record, { secrets, locks });
@@ -56,7 +32,7 @@ t.test('kafka', { skip: startKafkaBroker ? false : '@palisade/hack does not expo
   }
   for (const mechanism of ['PLAIN', 'SCRAM-SHA-256', 'SCRAM-SHA-512'] as const) {
     t.test(`SASL ${mechanism} with the sealed password`, async (t) => {
-      const broker = await start({ sasl: { mechanism, username: 'exporter', password: 'pw-1' } });
+      const broker = await startKafkaBroker({ sasl: { mechanism, username: 'exporter', password: 'pw-1' } });
       t.teardown(() => broker.close());
       const record = exporterRecord({ type: 'kafka', config: { brokers: broker.brokers, topic: 't', compression: 'none', sasl_mechanism: mechanism, sasl_username: 'exporter', sasl_password: secrets.seal('pw-1') } });
       const sink = createSink(record, { secrets, locks });
@@ -70,7 +46,7 @@ t.test('kafka', { skip: startKafkaBroker ? false : '@palisade/hack does not expo
     });
   }
   t.test('broker down, then up: the send fails retryably, then succeeds', async (t) => {
-    const broker = await start();
+    const broker = await startKafkaBroker();
     t.teardown(() => broker.close());
     const record = exporterRecord({ type: 'kafka', config: { brokers: broker.brokers, topic: 'o', compression: 'none' } });
     const sink = createSink(record, { secrets, locks });
