@@ -5,7 +5,7 @@
 // with backoff and the entries stay pending in the stream.
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { createEventRepository, createWakeablePause, StreamsError, type Database, type EventStream, type SecurityEvent, type StreamEntry } from '@palisade/core';
+import { createEventRepository, createExclusive, createWakeablePause, StreamsError, type Database, type EventStream, type SecurityEvent, type StreamEntry } from '@palisade/core';
 import { parseBatch, type ParsedBatch } from './batch.js';
 import { deadLetterStream, sendToDeadLetter, type DeadLetter } from './dead-letter.js';
 
@@ -117,14 +117,8 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
   let running = false;
   let loopDone: Promise<void> | undefined;
   const { pause, wake } = createWakeablePause();
-  /** Cycles run one at a time: the loop and drainOnce() share the held batch. */
-  let exclusive: Promise<unknown> = Promise.resolve();
-
-  function exclusively<T>(fn: () => Promise<T>): Promise<T> {
-    const run = exclusive.then(fn, fn);
-    exclusive = run.catch(() => undefined);
-    return run;
-  }
+  /** Cycles run one at a time: the loop and drainOnce() share the held entries. */
+  const exclusively = createExclusive();
 
   async function fetch(waitMs: number, forceClaim: boolean): Promise<StreamEntry[]> {
     let entries: StreamEntry[] = [];

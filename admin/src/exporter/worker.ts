@@ -4,7 +4,7 @@
 // chunks. An entry is acked only once its chunk was delivered or, after the sink's own retries,
 // dead-lettered; while the destination is down the chunk is retried with backoff and nothing is acked,
 // so neither an outage nor a restart loses an event (at least once).
-import { createWakeablePause, matchesFilters, SecurityEvent, StreamsError, type EventStream, type Exporter, type StreamEntry } from '@palisade/core';
+import { createExclusive, createWakeablePause, matchesFilters, SecurityEvent, StreamsError, type EventStream, type Exporter, type StreamEntry } from '@palisade/core';
 import type { Logger } from 'pino';
 import { sendExporterDeadLetters } from './dead-letter.js';
 import { mapEvent } from './mapping.js';
@@ -88,13 +88,8 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
   let running = false;
   let loopDone: Promise<void> | undefined;
   const { pause, wake } = createWakeablePause();
-  let exclusive: Promise<unknown> = Promise.resolve();
-
-  function exclusively<T>(fn: () => Promise<T>): Promise<T> {
-    const run = exclusive.then(fn, fn);
-    exclusive = run.catch(() => undefined);
-    return run;
-  }
+  /** Cycles run one at a time: the loop and drainOnce() share the held entries. */
+  const exclusively = createExclusive();
 
   /** Whether this exporter sends the event at all. */
   function wanted(event: SecurityEvent): boolean {

@@ -32,4 +32,5 @@ export async function createStreams(redisUrl?: string, options: Omit<RedisStream
   if (url === undefined || url === '') return createMemoryStreams(options.onError === undefined ? {} : { onError: options.onError });
   return createRedisStreams({ ...options, url });
 }
+export { createExclusive, type Exclusive } from './exclusive.js';
 export { createWakeablePause, type WakeablePause } from './wakeable-pause.js';
