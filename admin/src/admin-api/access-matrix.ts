@@ -60,9 +60,11 @@ async function user(api: AdminApi, tenant: string, roles: Array<'viewer' | 'oper
 export const MATRIX_EXPORT_FILE = join(tmpdir(), `palisade-matrix-${process.pid}.jsonl`);
 
 
+const fileExporterBody = () => ({ name: `ex-${unique()}`, type: 'file', config: { path: MATRIX_EXPORT_FILE } });
+
 async function exporter(api: AdminApi, tenant: string) {
   const ops = createExporterOperations({ store: api.store, secrets: createSecretBox('test-key'), now: () => new Date() });
-  return ops.create({ name: `ex-${unique()}`, type: 'file', config: { path: MATRIX_EXPORT_FILE } }, tenant);
+  return ops.create(fileExporterBody(), tenant);
 }
 
 async function securityEvent(api: AdminApi, tenant: string) {
@@ -147,7 +149,7 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
     route: '/api/v1/exporters',
     permission: 'write',
     ok: 201,
-    prepare: async (_api, t, v) => ({ path: '/api/v1/exporters', body: { name: `ex-${unique()}`, type: 'file', config: { path: MATRIX_EXPORT_FILE }, ...(v ? { tenant_id: t } : {}) } }),
+    prepare: async (_api, t, v) => ({ path: '/api/v1/exporters', body: { ...fileExporterBody(), ...(v ? { tenant_id: t } : {}) } }),
   },
   { method: 'GET', route: '/api/v1/exporters/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/exporters/${(await exporter(api, t)).id}` }) },
   { method: 'PUT', route: '/api/v1/exporters/:id', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/exporters/${(await exporter(api, t)).id}`, body: { enabled: false } }) },

@@ -49,6 +49,14 @@ function toEntry(e: Entry): StreamEntry {
   return { id: e.id, payload: decodePayload(e.fields) };
 }
 
+/** Keeps the newest maxLen entries; returns how many were removed. (Pending ids of removed entries are dropped on claim.) */
+function dropOldest(s: Stream, maxLen: number): number {
+  if (s.entries.length <= maxLen) return 0;
+  const removed = s.entries.length - maxLen;
+  s.entries.splice(0, removed);
+  return removed;
+}
+
 export class MemoryEventStream implements EventStream {
   private readonly streams = new Map<string, Stream>();
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -104,10 +112,8 @@ export class MemoryEventStream implements EventStream {
     s.lastId = next;
     const id = `${next.ms}-${next.seq}`;
     s.entries.push({ ...next, id, fields });
-    if (options.maxLen !== undefined) {
-      // In batches of a tenth, as Redis' "~" does, so an append does not shift the array each time.
-      if (s.entries.length > options.maxLen + Math.ceil(options.maxLen / 10)) s.entries.splice(0, s.entries.length - options.maxLen);
-    }
+    // In batches of a tenth, as Redis' "~" does, so an append does not shift the array each time.
+    if (options.maxLen !== undefined && s.entries.length > options.maxLen + Math.ceil(options.maxLen / 10)) dropOldest(s, options.maxLen);
     const ws = this.waiters.get(stream);
     if (ws !== undefined) for (const wake of [...ws]) wake();
     return id;
@@ -223,10 +229,7 @@ export class MemoryEventStream implements EventStream {
     checkName('stream', stream);
     checkInteger('maxLen', maxLen, 0);
     const s = this.streams.get(stream);
-    if (s === undefined || s.entries.length <= maxLen) return 0;
-    const removed = s.entries.length - maxLen;
-    s.entries.splice(0, removed);
-    return removed;
+    return s === undefined ? 0 : dropOldest(s, maxLen);
   }
 
   clear(): void {

@@ -54,9 +54,9 @@ export class RedisEventStream implements EventStream {
     const key = this.key(stream);
     if (options.maxLen !== undefined) checkInteger('maxLen', options.maxLen, 1);
     const fields = encodePayload(payload);
-    if (options.maxLen === undefined) return String(await this.client.call('XADD', key, '*', ...fieldsToArgs(fields)));
     // "~": Redis trims whole radix-tree nodes only, which keeps XADD O(1).
-    return String(await this.client.call('XADD', key, 'MAXLEN', '~', options.maxLen, '*', ...fieldsToArgs(fields)));
+    const cap = options.maxLen === undefined ? [] : ['MAXLEN', '~', options.maxLen];
+    return String(await this.client.call('XADD', key, ...cap, '*', ...fieldsToArgs(fields)));
   }
 
   async ensureGroup(stream: string, group: string): Promise<void> {
