@@ -34,6 +34,7 @@ export {
 export {
   CONTENT_LANGUAGE_DEFAULTS,
   createContentLanguageDetector,
+  languageSampleOf,
   type ContentLanguageDetection,
   type ContentLanguageDetector,
   type ContentLanguageDetectorOptions,

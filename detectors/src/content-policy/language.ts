@@ -91,7 +91,8 @@ function confusableWith(best: string, ruledOut: readonly string[]): string[] {
   return group ? group.filter((code) => code !== best && !ruledOut.includes(code)) : [];
 }
 
-function sampleOf(text: string, length: number): string {
+/** The characters looked at: the whole text up to `length`, else three windows (start, middle, end), NFC. */
+export function languageSampleOf(text: string, length: number): string {
   if (text.length <= length) return text.normalize('NFC');
   const w = Math.floor(length / 3);
   const mid = Math.floor((text.length - w) / 2);
@@ -144,7 +145,7 @@ export function createContentLanguageDetector(options: ContentLanguageDetectorOp
 
   return (text, hint) => {
     const undetermined: ContentLanguageDetection = { language: null, candidates: [], determined: false };
-    const sample = sampleOf(text, o.sampleLength);
+    const sample = languageSampleOf(text, o.sampleLength);
     const han = countOf(sample, SCRIPT.han);
     const kana = countOf(sample, SCRIPT.kana);
     const parts: Part[] = [
