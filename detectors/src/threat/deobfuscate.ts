@@ -8,6 +8,7 @@ const LEET: Readonly<Record<string, string>> = {
 };
 const LEET_TOKEN = /[\p{L}\p{N}@$!|€]+/gu;
 const LETTER = /\p{L}/u;
+const HAS_LEET = /[0134578@$!|€]/;
 const MAX_LEET_WORD = 16;
 
 interface LeetCounts {
@@ -41,15 +42,22 @@ function leetCounts(chars: readonly string[]): LeetCounts {
  * "gpt-4", "mp3", "win10") are left as they are. Returns the text and how many tokens changed.
  */
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
-  // Long tokens are identifiers, hashes or base64, not words written in leetspeak.
-  const isLeet = [...text.matchAll(LEET_TOKEN)].some((m) => {
-    if (m[0].length > MAX_LEET_WORD) return false;
+  // Long tokens are identifiers, hashes or base64, not words written in leetspeak. A token without a
+  // leet character counts neither flanked nor touching ones: skipped before it is split.
+  if (!HAS_LEET.test(text)) return { text, count: 0 };
+  let isLeet = false;
+  for (const m of text.matchAll(LEET_TOKEN)) {
+    if (m[0].length > MAX_LEET_WORD || !HAS_LEET.test(m[0])) continue;
     const c = leetCounts([...m[0]]);
-    return c.letters >= 2 && (c.flanked > 0 || c.touching >= 2);
-  });
+    if (c.letters >= 2 && (c.flanked > 0 || c.touching >= 2)) {
+      isLeet = true;
+      break;
+    }
+  }
   if (!isLeet) return { text, count: 0 };
   let count = 0;
   const out = text.replace(LEET_TOKEN, (token) => {
+    if (!HAS_LEET.test(token)) return token;
     const chars = [...token];
     if (chars.length > MAX_LEET_WORD) return token;
     const c = leetCounts(chars);
@@ -141,7 +149,7 @@ export function threatTextViews(prompt: string, base64Options: ThreatBase64Optio
   const base = collapseThreatWhitespace(lowered);
   const spaced = joinThreatSpacedLetters(lowered);
   const leet = undoThreatLeetspeak(spaced.text);
-  const deobfuscated = collapseThreatWhitespace(leet.text);
+  const deobfuscated = leet.text === lowered ? base : collapseThreatWhitespace(leet.text);
   const decoded = decodeThreatBase64Blocks(stripped, base64Options).map((text) => collapseThreatWhitespace(lowerThreatText(text)));
   return {
     base,

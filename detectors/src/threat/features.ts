@@ -89,6 +89,8 @@ export interface ThreatFeatureExtractorOptions {
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const GOLDEN = 0x9e3779b9;
+/** log1p of the small counts almost every bucket has, computed once (the same doubles as Math.log1p). */
+const LOG1P = Float64Array.from({ length: 64 }, (_, k) => Math.log1p(k));
 
 /**
  * Builds an extractor. It owns a dense scratch accumulator of 2^dimensionsLog2 floats that is reset
@@ -107,8 +109,11 @@ export function createThreatFeatureExtractor(
   const conceptSeq: number[] = [];
   // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
   // (W + 2) character n-grams per length and fewer than 2W word n-grams, which bounds `touched`.
-  const counts = new Uint32Array(size);
-  const touched = new Int32Array(Math.min(size, (config.windowChars + 2) * (config.charNgramMax - config.charNgramMin + 1) + 2 * config.windowChars + 64));
+  const maxGramsPerWindow = (config.windowChars + 2) * (config.charNgramMax - config.charNgramMin + 1) + 2 * config.windowChars + 64;
+  // 16-bit counts when no bucket can reach 65,536 in one window: half the memory the hot loop scatters into.
+  const counts = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
+  const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
+  const touchedLog = new Float64Array(touched.length);
   let touchedCount = 0;
   const seedChar = threatFmix32(config.hashSeed ^ 0x01);
   const seedWord = threatFmix32(config.hashSeed ^ 0x02);
@@ -124,14 +129,16 @@ export function createThreatFeatureExtractor(
   const flush = (weight: number): void => {
     let norm = 0;
     for (let i = 0; i < touchedCount; i++) {
-      const v = Math.log1p(counts[touched[i]!]!);
+      const count = counts[touched[i]!]!;
+      const v = count < LOG1P.length ? LOG1P[count]! : Math.log1p(count);
+      touchedLog[i] = v;
       norm += v * v;
     }
     const scale = norm > 0 ? weight / Math.sqrt(norm) : 0;
     for (let i = 0; i < touchedCount; i++) {
       const bucket = touched[i]!;
       outIndices.push(bucket);
-      outValues.push(Math.log1p(counts[bucket]!) * scale);
+      outValues.push(touchedLog[i]! * scale);
       counts[bucket] = 0;
     }
     touchedCount = 0;

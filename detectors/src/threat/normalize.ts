@@ -20,15 +20,28 @@ const LATIN_TO_CYRILLIC: Readonly<Record<string, string>> = {
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
 const WORD = /[\p{L}\p{M}]+/gu;
+/** A word can change only if the text has a Cyrillic letter or a Greek lookalike. */
+const MAY_CHANGE = /[\p{Script=Cyrillic}αοεικνρτυχ]/u;
 
 /** Maps each word's lookalike letters to the word's dominant script (Cyrillic or Latin). */
 export function resolveThreatHomoglyphs(text: string): string {
+  // Most prompts have neither: one scan instead of a per-word, per-letter script test.
+  if (!MAY_CHANGE.test(text)) return text;
   return text.replace(WORD, (word) => {
     let cyrillic = 0;
     let latin = 0;
-    for (const ch of word) {
-      if (CYRILLIC.test(ch)) cyrillic++;
-      else if (LATIN.test(ch)) latin++;
+    for (let i = 0; i < word.length; i++) {
+      const c = word.charCodeAt(i);
+      // The common blocks by code; the rest (and surrogate pairs) by the Unicode script tests.
+      if (c < 0x80) {
+        if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) latin++;
+      } else if (c >= 0x400 && c <= 0x52f && c !== 0x485 && c !== 0x486) cyrillic++; // 0485-0486: Inherited marks
+      else {
+        const ch = String.fromCodePoint(word.codePointAt(i)!);
+        if (ch.length === 2) i++;
+        if (CYRILLIC.test(ch)) cyrillic++;
+        else if (LATIN.test(ch)) latin++;
+      }
     }
     if (cyrillic === 0 || latin === 0) {
       // Greek lookalikes inside an otherwise Latin word.
