@@ -1,6 +1,8 @@
 // Event-loop delay of a service as gauges that cover the time since the previous scrape: a detector
 // that blocks the loop (model inference on the main thread) shows up as a high p99 at once, not
 // diluted by hours of history. Node's own histogram measures it (perf_hooks.monitorEventLoopDelay).
+// That histogram records the interval between its timer's firings, so an idle loop reads as the
+// resolution (5 ms here); the gauges report the lateness beyond it, which is what "delay" means.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
 
@@ -10,7 +12,8 @@ const QUANTILES = [50, 90, 99] as const;
 export function registerEventLoopMetrics(registry: Registry, resolutionMs = 5): () => void {
   const monitor = monitorEventLoopDelay({ resolution: resolutionMs });
   monitor.enable();
-  const seconds = (ns: number) => (Number.isFinite(ns) ? ns / 1e9 : 0);
+  const resolutionNs = resolutionMs * 1e6;
+  const seconds = (ns: number) => (Number.isFinite(ns) ? Math.max(0, ns - resolutionNs) / 1e9 : 0);
   new Gauge({
     name: 'palisade_event_loop_delay_seconds',
     help: 'Event-loop delay since the previous scrape, by quantile (quantile="max" for the largest)',
