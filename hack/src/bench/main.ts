@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
 import { buildReport, failed, renderReport, SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
 import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
+import { runPaced } from './paced.js';
 import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -332,6 +333,7 @@ interface Measured {
   measurement: Measurement;
   serial?: Measurement;
   eventLoopMs?: Record<string, number>;
+  paced?: { measurement: Measurement; eventLoopMs: Record<string, number> };
   stages?: StageSplit[];
 }
 
@@ -351,12 +353,28 @@ async function measure(name: ScenarioName, url: string, options: Options, body =
     const stages = stageSplit(before, after);
     if (stages.length > 0) out.stages = stages;
     log(`${name}: event-loop delay p99 ${after.eventLoopMs['0.99']?.toFixed(2) ?? '-'} ms under load`);
+    if (name === 'inspected' && m.rps > 0) out.paced = await measurePaced(name, url, options, body, m.rps / 2);
   }
   if (options.latencyConnections <= 0) return out;
   log(`${name}: ${options.durationSec} s one request at a time on ${options.latencyConnections} connection(s)`);
   const f = await runScenario({ ...spec(url, options, body), connections: options.latencyConnections, warmupSec: 1 });
   log(`${name}: one at a time: ${f.rps.toFixed(0)} req/s, p50 ${f.p50.toFixed(3)} ms, p99 ${f.p99.toFixed(3)} ms, ${f.errors} errors, ${f.non2xx} non-2xx`);
   return { ...out, serial: f };
+}
+
+/**
+ * The load paced at `rate` req/s (half the flat-out throughput), for the event-loop delay the gateway
+ * itself causes: flat out, the machine's run queue (the load generator and the upstream share its
+ * cores) delays every timer whatever the gateway does. The metric counts since the previous scrape.
+ */
+async function measurePaced(name: ScenarioName, url: string, options: Options, body: string, rate: number): Promise<NonNullable<Measured['paced']>> {
+  const paced = Math.max(1, Math.round(rate));
+  log(`${name}: ${options.durationSec} s paced at ${paced} req/s (half the flat-out throughput)`);
+  await scrape(url);
+  const measurement = await runPaced(spec(url, options, body), paced);
+  const { eventLoopMs } = await scrape(url);
+  log(`${name}: paced: ${measurement.rps.toFixed(0)} req/s, p50 ${measurement.p50.toFixed(2)} ms, p99 ${measurement.p99.toFixed(2)} ms; event-loop delay p99 ${eventLoopMs['0.99']?.toFixed(2) ?? '-'} ms`);
+  return { measurement, eventLoopMs };
 }
 
 /** The detectors' own speed figures, in a process of their own (load generators are stopped by now). */

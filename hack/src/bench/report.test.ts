@@ -105,3 +105,21 @@ t.test('report: full inspection judged with its own targets, event-loop delay an
   t.match(text, /event-loop p99\s+12\.50 ms\s+target <= 10 ms\s+MISSED/);
   t.match(text, /request\s+pii\s+0\.200\s+100\n\s+request\s+total\s+2\.500\s+100/, 'stages in pipeline order');
 });
+
+t.test('report: the paced half-load run is judged for event-loop delay beside the flat-out one', async (t) => {
+  const report = buildReport(
+    [
+      { name: 'bare', measurement: m(10_000, 4, 9) },
+      { name: 'inspected', measurement: m(800, 50, 100), eventLoopMs: { '0.5': 1, '0.99': 15, max: 30 }, paced: { measurement: m(400, 4.2, 24), eventLoopMs: { '0.5': 0.1, '0.99': 5, max: 8 } } },
+    ],
+    config,
+    times,
+  );
+  t.same(report.inspected?.checks?.slice(-2).map((c) => [c.name, c.value, c.met]), [
+    ['event-loop p99', 15, false],
+    ['event-loop p99, half load', 5, true],
+  ]);
+  const text = renderReport(report);
+  t.match(text, /event-loop p99, half load\s+5\.00 ms\s+target <= 10 ms\s+met/);
+  t.match(text, /half load \(paced at 400 req\/s\): latency p50 4\.20 ms, p99 24\.00 ms; event-loop delay p50 0\.10 ms, p99 5\.00 ms, max 8\.00 ms/);
+});
