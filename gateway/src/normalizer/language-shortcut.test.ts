@@ -15,6 +15,11 @@ t.test('everything else is left to franc: other Latin and Cyrillic languages, mi
     'Der Kundenbetreuer möchte eine Zusammenfassung der offenen Tickets und des Termins.',
     'Saya ingin memesan tiket pesawat ke Jakarta untuk minggu depan bersama keluarga saya.', // ASCII, not English
     'De accountmanager wil een samenvatting van de open tickets en de verwachte datum.',
+    // Dutch with English-looking words ("is", "in", "was", "we"), long enough to count.
+    'Het was een lange dag en ik ben moe. Is er nog koffie in de keuken? We hebben alles gedaan wat we konden, maar het is niet genoeg. Mijn broer is in Amsterdam en hij komt morgen terug.',
+    'Was ist das für ein Problem? Ich bin in der Stadt und so weit ist es nicht. Es war ein langer Tag, aber wir haben es geschafft.',
+    'Fue un día largo y estoy cansado. Hicimos todo lo que pudimos pero no es suficiente. Mi hermano vuelve mañana.',
+    'Това е дълъг ден и съм уморен. Има ли кафе в кухнята? Направихме всичко, което можахме, но не е достатъчно.', // Bulgarian: ъ, no ы or э
     'Менеджер хоче короткий опис відкритих заявок і очікувану дату виправлення.', // Ukrainian: і, ї, є
     'Менаџерот сака краток опис на отворените барања и очекуваниот датум.', // Macedonian
     'Қазақстан Республикасының астанасы Астана қаласы болып табылады, ол үлкен.', // Kazakh
