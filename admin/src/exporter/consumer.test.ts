@@ -127,6 +127,12 @@ t.test('filters, toggle, edit and delete are picked up on refresh', async (t) =>
 
     await store.exporters.delete(record.id);
     await until('deleted', () => !consumer.workers.has(record.id));
+    const groupGone = () =>
+      streams.events.pending(SECURITY_EVENTS_STREAM, exporterGroup(record.id)).then(
+        () => false,
+        (err: unknown) => (err as { code?: string }).code === 'NOGROUP',
+      );
+    await until('its consumer group dropped', groupGone);
     await append(streams, fresh('after-delete', 1));
     await new Promise((resolve) => setTimeout(resolve, 300));
     t.equal(peer.accepted.length, 3);

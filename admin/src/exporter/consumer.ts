@@ -1,14 +1,15 @@
 // The exporter set as stored: one worker per exporter record (enabled or not — a disabled one moves
 // its cursor without sending), reconciled with the `exporters` table every refresh interval. An edited
 // record restarts its worker with the new configuration; the entries the old one held unacked pass to
-// the new one, so an edit loses nothing. A deleted record's worker stops and its metrics go.
+// the new one, so an edit loses nothing. A deleted record's worker stops, and its metrics and its
+// consumer group go.
 import { hostname } from 'node:os';
 import { createResourceStore, Exporter, type Database, type EventStream, type SecretBox, type StreamEntry } from '@palisade/core';
 import type { Logger } from 'pino';
 import { createSink, flushIntervalMs } from './create-sink.js';
 import { createFileLocks, type FileLocks } from './file-sink.js';
 import type { ExporterMetrics } from './metrics.js';
-import { createExporterWorker, type ExporterWorker } from './worker.js';
+import { createExporterWorker, exporterGroup, type ExporterWorker } from './worker.js';
 
 /** The stream the gateway appends security events to (the gateway's SECURITY_EVENTS_STREAM). */
 export const SECURITY_EVENTS_STREAM = 'palisade:security-events';
@@ -121,6 +122,10 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
       const type = workers.get(id)!.exporter.type;
       await stopWorker(id);
       metrics.forget({ exporter_id: id, exporter_type: type });
+      // Its group would otherwise stay on the stream for good, pending entries included. Every replica
+      // drops it once it sees the deletion; a replica that has not refreshed yet recreates it on its
+      // next read (NOGROUP) and drops it again at its own refresh.
+      await events.dropGroup(stream, exporterGroup(id)).catch((err: unknown) => logger?.warn({ exporter_id: id, err: (err as Error).message }, 'cannot drop the deleted exporter\'s consumer group'));
       logger?.info({ exporter_id: id }, 'exporter deleted; stopped');
     }
     for (const id of [...versions.keys()]) if (!seen.has(id)) versions.delete(id);

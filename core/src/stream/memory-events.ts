@@ -127,6 +127,13 @@ export class MemoryEventStream implements EventStream {
     if (!s.groups.has(group)) s.groups.set(group, { lastDelivered: { ms: 0, seq: 0 }, pel: new Map() });
   }
 
+  async dropGroup(stream: string, group: string): Promise<boolean> {
+    this.life.assertOpen();
+    checkName('stream', stream);
+    checkName('group', group);
+    return (this.stream(stream, false) as Stream | undefined)?.groups.delete(group) ?? false;
+  }
+
   /** Delivers up to count new entries to consumer; [] when there are none. */
   private deliver(stream: string, group: string, consumer: string, count: number): StreamEntry[] {
     const { s, g } = this.group(stream, group);

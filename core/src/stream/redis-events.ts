@@ -70,6 +70,15 @@ export class RedisEventStream implements EventStream {
     }
   }
 
+  async dropGroup(stream: string, group: string): Promise<boolean> {
+    this.life.assertOpen();
+    const key = this.key(stream);
+    checkName('group', group);
+    // XGROUP DESTROY on a stream that does not exist is an error, not a 0.
+    if (Number(await this.client.call('EXISTS', key)) === 0) return false;
+    return Number(await this.client.call('XGROUP', 'DESTROY', key, group)) === 1;
+  }
+
   async read(stream: string, group: string, consumer: string, options: StreamReadOptions = {}): Promise<StreamEntry[]> {
     this.life.assertOpen();
     const key = this.key(stream);

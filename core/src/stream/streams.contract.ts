@@ -284,6 +284,23 @@ export function streamsContract(t: Test, factory: StreamsFactory): void {
     tt.equal(await events.ack(s, 'missing', ['1-0']), 0);
   });
 
+  t.test('events: dropGroup removes a group with its pending entries; the others keep theirs', async (tt) => {
+    const { events } = await open(tt);
+    const s = uniq('events');
+    await events.ensureGroup(s, 'gone');
+    await events.ensureGroup(s, 'kept');
+    await events.append(s, { a: 'b' });
+    tt.equal((await events.read(s, 'gone', 'c')).length, 1);
+    tt.equal((await events.read(s, 'kept', 'c')).length, 1);
+    tt.equal(await events.dropGroup(s, 'gone'), true);
+    await tt.rejects(events.pending(s, 'gone'), { code: 'NOGROUP' });
+    tt.equal(await events.pending(s, 'kept'), 1, 'another group is untouched');
+    tt.equal(await events.dropGroup(s, 'gone'), false, 'a second drop finds nothing');
+    tt.equal(await events.dropGroup(uniq('nostream'), 'gone'), false, 'nor does a drop on a missing stream');
+    await events.ensureGroup(s, 'gone');
+    tt.equal((await events.read(s, 'gone', 'c')).length, 1, 'a group created again starts from the beginning');
+  });
+
   t.test('events: crash re-delivery with claimStale', async (tt) => {
     const { events } = await open(tt);
     const s = uniq('events');

@@ -119,6 +119,11 @@ export interface EventStream {
   append(stream: string, payload: unknown, options?: StreamAppendOptions): Promise<string>;
   /** Creates the group (and the stream) if missing, positioned at the start of the stream. Idempotent. */
   ensureGroup(stream: string, group: string): Promise<void>;
+  /**
+   * Removes a group with its cursor and pending entries (its reader is gone for good: a deleted
+   * exporter). Returns whether it existed; a missing stream or group is not an error.
+   */
+  dropGroup(stream: string, group: string): Promise<boolean>;
   /** New entries for this consumer (never delivered to any consumer of the group before). */
   read(stream: string, group: string, consumer: string, options?: StreamReadOptions): Promise<StreamEntry[]>;
   /** Acknowledges processed entries; returns how many were pending. */

@@ -54,6 +54,7 @@ export function failingAppends(real: EventStream) {
       }
     },
     ensureGroup: (...a) => real.ensureGroup(...a),
+    dropGroup: (...a) => real.dropGroup(...a),
     read: (...a) => real.read(...a),
     ack: (...a) => real.ack(...a),
     claimStale: (...a) => real.claimStale(...a),
