@@ -139,6 +139,36 @@ t.test('filters, toggle, edit and delete are picked up on refresh', async (t) =>
   });
 });
 
+t.test('a deletion seen by one replica: the group is dropped, and the other replica stops instead of replaying', async (t) => {
+  await forEachDatabase(t, async (t, db) => {
+    const { streams, make, store } = setup(t, db);
+    const peer = await startWebhookReceiver();
+    t.teardown(() => peer.close());
+    const record = await store.exporters.insert(exporterRecord({ type: 'webhook', config: { url: peer.url } }));
+    const a = make();
+    // B would not read the table again for a minute: only its worker meeting NOGROUP can make it.
+    const b = createExporterConsumer({ db, events: streams.events, secrets, metrics: createExporterMetrics(new Registry()), pollIntervalMs: 50, refreshMs: 60_000, retryInitialMs: 300, consumer: 'c2' });
+    await a.start();
+    await b.start();
+    t.teardown(() => Promise.all([a.stop(), b.stop()]));
+    await append(streams, fresh('before', 4));
+    await peer.waitForAccepted(4);
+
+    await store.exporters.delete(record.id);
+    await until('replica A dropped the group', async () =>
+      streams.events.pending(SECURITY_EVENTS_STREAM, exporterGroup(record.id)).then(
+        () => false,
+        (err: unknown) => (err as { code?: string }).code === 'NOGROUP',
+      ),
+    );
+    await until('replica B stopped its worker', () => !b.workers.has(record.id));
+    await append(streams, fresh('after', 2));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await t.rejects(streams.events.pending(SECURITY_EVENTS_STREAM, exporterGroup(record.id)), { code: 'NOGROUP' }, 'nobody created the group again');
+    t.equal(peer.accepted.length, 4, 'nothing replayed or sent after the deletion');
+  });
+});
+
 t.test('events refused after the retries are dead-lettered and counted', async (t) => {
   await forEachDatabase(t, async (t, db) => {
     const { streams, make, store, registry } = setup(t, db);

@@ -81,6 +81,7 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
       ...(options.retryMaxMs === undefined ? {} : { retryMaxMs: options.retryMaxMs }),
       ...(options.deadLetterMaxLen === undefined ? {} : { deadLetterMaxLen: options.deadLetterMaxLen }),
       ...(options.now ? { now: options.now } : {}),
+      onGroupLost: () => void refresh().catch((err: unknown) => logger?.warn({ err: (err as Error).message }, 'cannot read the exporters; keeping the current ones')),
       logger,
     });
   }
@@ -123,8 +124,8 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
       await stopWorker(id);
       metrics.forget({ exporter_id: id, exporter_type: type });
       // Its group would otherwise stay on the stream for good, pending entries included. Every replica
-      // drops it once it sees the deletion; a replica that has not refreshed yet recreates it on its
-      // next read (NOGROUP) and drops it again at its own refresh.
+      // drops it once it sees the deletion; another replica's worker that then meets NOGROUP makes its
+      // consumer refresh at once (onGroupLost) and stops before its retry would create the group again.
       await events.dropGroup(stream, exporterGroup(id)).catch((err: unknown) => logger?.warn({ exporter_id: id, err: (err as Error).message }, 'cannot drop the deleted exporter\'s consumer group'));
       logger?.info({ exporter_id: id }, 'exporter deleted; stopped');
     }

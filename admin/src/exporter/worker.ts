@@ -30,6 +30,12 @@ export interface ExporterWorkerOptions {
   retryInitialMs?: number;
   retryMaxMs?: number;
   deadLetterMaxLen?: number;
+  /**
+   * Called when the stream says the group is gone (NOGROUP) while running, before the next attempt
+   * creates it again: the consumer re-reads the exporters at once, so the worker of an exporter that
+   * another replica deleted (and whose group it dropped) stops instead of replaying the stream.
+   */
+  onGroupLost?: () => void;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'> | undefined;
   now?: () => number;
 }
@@ -218,7 +224,10 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
         if (running) await pause(Math.min(pollIntervalMs, flushWait));
       } catch (err) {
         stats.lastError = err instanceof Error ? err.message : String(err);
-        if (err instanceof StreamsError && err.code === 'NOGROUP') groupReady = false;
+        if (err instanceof StreamsError && err.code === 'NOGROUP') {
+          groupReady = false;
+          options.onGroupLost?.();
+        }
         if (!stats.degraded) {
           stats.degraded = true;
           logger?.warn({ exporter_id: exporter.id, exporter: exporter.name, type: exporter.type, err: stats.lastError, held: held.length }, 'exporter cannot deliver; retrying (events stay pending)');
