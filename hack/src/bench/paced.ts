@@ -4,7 +4,7 @@
 // burst and the gateway is saturated for part of each second, which is the opposite of a paced load.
 import { createHistogram } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import type { LoadSpec, Measurement } from './scenario.js';
+import { latencyFigures, roundTo, type LoadSpec, type Measurement } from './scenario.js';
 
 /** How often due requests are sent: at 400 req/s, two at a time every 5 ms. */
 const TICK_MS = 5;
@@ -17,13 +17,11 @@ export async function runPaced(spec: LoadSpec, rate: number): Promise<Measuremen
   let requests = 0;
   let errors = 0;
   let non2xx = 0;
-  let inFlight = 0;
   let skipped = 0;
   const pending = new Set<Promise<void>>();
 
   const one = async (): Promise<void> => {
     const sent = performance.now();
-    inFlight++;
     try {
       const res = await pool.request({ method: spec.method, path: spec.path, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}) });
       await res.body.dump();
@@ -33,8 +31,6 @@ export async function runPaced(spec: LoadSpec, rate: number): Promise<Measuremen
       else non2xx++;
     } catch {
       errors++;
-    } finally {
-      inFlight--;
     }
   };
 
@@ -46,7 +42,7 @@ export async function runPaced(spec: LoadSpec, rate: number): Promise<Measuremen
     while (sentCount < due) {
       sentCount++;
       // More in flight than connections means the target has fallen behind: count it, do not queue.
-      if (inFlight >= spec.connections) {
+      if (pending.size >= spec.connections) {
         skipped++;
         continue;
       }
@@ -59,13 +55,9 @@ export async function runPaced(spec: LoadSpec, rate: number): Promise<Measuremen
   const durationSec = (performance.now() - started) / 1000;
   await Promise.all(pending);
   await pool.close();
-  const empty = histogram.count === 0;
-  const ms = (us: number) => Math.round(us) / 1000;
   return {
-    rps: Math.round((requests / durationSec) * 10) / 10,
-    p50: empty ? Number.NaN : ms(histogram.percentile(50)),
-    p99: empty ? Number.NaN : ms(histogram.percentile(99)),
-    mean: empty ? Number.NaN : ms(histogram.mean),
+    rps: roundTo(requests / durationSec, 1),
+    ...latencyFigures(histogram),
     requests,
     errors: errors + skipped,
     timeouts: 0,

@@ -69,16 +69,23 @@ async function load(spec: LoadSpec, durationSec: number, measure: boolean): Prom
   return toMeasurement(result, histogram);
 }
 
-function toMeasurement(result: autocannon.Result, histogram: ReturnType<typeof createHistogram>): Measurement {
-  const statusCodes: Record<string, number> = {};
-  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat?.count ?? 0;
-  const ms = (us: number) => round(us / 1000, 3);
+/** p50, p99 and mean in ms (microsecond resolution) of a histogram of microseconds; NaN when empty. */
+export function latencyFigures(histogram: ReturnType<typeof createHistogram>): Pick<Measurement, 'p50' | 'p99' | 'mean'> {
+  const ms = (us: number) => roundTo(us / 1000, 3);
   const empty = histogram.count === 0;
   return {
-    rps: result.duration > 0 ? round(result.requests.total / result.duration, 1) : 0,
     p50: empty ? Number.NaN : ms(histogram.percentile(50)),
     p99: empty ? Number.NaN : ms(histogram.percentile(99)),
     mean: empty ? Number.NaN : ms(histogram.mean),
+  };
+}
+
+function toMeasurement(result: autocannon.Result, histogram: ReturnType<typeof createHistogram>): Measurement {
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat?.count ?? 0;
+  return {
+    rps: result.duration > 0 ? roundTo(result.requests.total / result.duration, 1) : 0,
+    ...latencyFigures(histogram),
     requests: result.requests.total,
     errors: result.errors,
     timeouts: result.timeouts,
@@ -88,7 +95,7 @@ function toMeasurement(result: autocannon.Result, histogram: ReturnType<typeof c
   };
 }
 
-function round(value: number, digits: number): number {
+export function roundTo(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
 }
