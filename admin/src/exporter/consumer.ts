@@ -81,7 +81,7 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
       ...(options.retryMaxMs === undefined ? {} : { retryMaxMs: options.retryMaxMs }),
       ...(options.deadLetterMaxLen === undefined ? {} : { deadLetterMaxLen: options.deadLetterMaxLen }),
       ...(options.now ? { now: options.now } : {}),
-      onGroupLost: () => void refresh().catch((err: unknown) => logger?.warn({ err: (err as Error).message }, 'cannot read the exporters; keeping the current ones')),
+      onGroupLost: () => void refreshOrKeep(),
       logger,
     });
   }
@@ -139,13 +139,16 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
     return run;
   }
 
+  /** A refresh whose failure is logged, not thrown: the running workers stay as they are. */
+  function refreshOrKeep(): Promise<void> {
+    return refresh().catch((err: unknown) => logger?.warn({ err: (err as Error).message }, 'cannot read the exporters; keeping the current ones'));
+  }
+
   function schedule(): void {
     timer = setTimeout(() => {
-      refresh()
-        .catch((err: unknown) => logger?.warn({ err: (err as Error).message }, 'cannot read the exporters; keeping the current ones'))
-        .finally(() => {
-          if (running) schedule();
-        });
+      void refreshOrKeep().finally(() => {
+        if (running) schedule();
+      });
     }, refreshMs);
   }
 
