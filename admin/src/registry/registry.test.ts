@@ -3,17 +3,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createSecretBox, listen } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { request } from 'undici';
+import { providerBody } from '../admin-api/test-util.js';
 import { buildRegistry } from './build-registry.js';
 
-const providerBody = (over: Record<string, unknown> = {}) => ({
-  name: `p-${randomUUID().slice(0, 8)}`,
-  provider_type: 'vendor_a',
-  match_type: 'url',
-  match_value: '/v1/chat/*',
-  target_base_url: 'http://127.0.0.1:9',
-  mapping_preset: 'vendor_a_chat_completions',
-  ...over,
-});
 
 t.test('registry over real HTTP', async (t) => {
   await forEachDatabase(t, async (t, db) => {
