@@ -16,7 +16,7 @@ export const THREAT_DETECTOR_ENV = {
   THREAT_DETECTOR_ML_DEVICE: envEnum(THREAT_DEVICES, 'cpu'),
   /** Another model file (its .json metadata beside it); default: the committed model. */
   THREAT_DETECTOR_MODEL_PATH: envString(),
-  /** Worker threads that score prompts (worker-pool.ts); default: the cores but one, 1 to 4. */
+  /** Worker threads that score prompts (worker-pool.ts); default: one per core, 1 to 4. */
   THREAT_DETECTOR_WORKERS: envInt(1, 64, threatWorkerCount()),
 };
 

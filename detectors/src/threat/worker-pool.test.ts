@@ -94,9 +94,9 @@ t.test('closed: 503', async (t) => {
   await closing.close();
 });
 
-t.test('default size: the cores but one, 1 to 4', async (t) => {
+t.test('default size: one per core, 1 to 4', async (t) => {
   t.equal(threatWorkerCount(1), 1);
-  t.equal(threatWorkerCount(2), 1);
-  t.equal(threatWorkerCount(4), 3);
+  t.equal(threatWorkerCount(2), 2);
+  t.equal(threatWorkerCount(4), 4);
   t.equal(threatWorkerCount(16), 4);
 });
