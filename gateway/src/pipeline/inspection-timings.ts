@@ -3,7 +3,8 @@
 // from the same numbers (mean = _sum / _count between two scrapes).
 import { Histogram, type Registry } from 'prom-client';
 
-export const INSPECTION_STAGES = ['normalize', 'threat', 'pii', 'content_policy', 'content_safety', 'decision', 'total'] as const;
+/** turn_wait: time a CPU stage waited for a loop turn under load (scheduling/turn-slicer.ts), once per wait. */
+export const INSPECTION_STAGES = ['turn_wait', 'normalize', 'threat', 'pii', 'content_policy', 'content_safety', 'decision', 'total'] as const;
 export type InspectionStage = (typeof INSPECTION_STAGES)[number];
 export type InspectionSide = 'request' | 'response';
 

@@ -15,6 +15,7 @@ import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
 import { joinParts, type JoinedParts } from './text-parts.js';
+import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
 export interface RequestInspection {
   result: RequestDecisionResult;
@@ -68,17 +69,23 @@ export interface InspectorOptions {
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
   /** Per-stage time (normalize, each detector, decision, total). */
   timings?: InspectionTimings | undefined;
+  /** Spreads the CPU stages of many requests over several loop turns under load. */
+  slicer?: TurnSlicer | undefined;
 }
 
 export function createRequestInspector(detectors: InspectionDetectors, options: InspectorOptions = {}) {
+  const { slicer, timings } = options;
+  const observeWait = timings ? (ms: number) => timings.observe('request', 'turn_wait', ms) : undefined;
   return async function inspect(request: InspectRequest): Promise<RequestInspection> {
     const started = performance.now();
+    const waitToStart = slicer?.turn(observeWait);
+    if (waitToStart) await waitToStart;
     const { profile, extraction } = request;
     const parts = extraction.prompt_parts;
     const joined = joinParts(parts);
+    const normalizing = performance.now();
     const normalized = await detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } });
-    const timings = options.timings;
-    if (timings) timings.observe('request', 'normalize', performance.now() - started);
+    if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
     const forThreat = normalized.translated ?? normalized.normalized;
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
@@ -132,6 +139,8 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
             ),
     ]);
 
+    const waitToDecide = slicer?.turn(observeWait);
+    if (waitToDecide) await waitToDecide;
     const input = { profile, direction: 'request' as const, threat, pii, content_policy: contentPolicy, content_safety: contentSafety };
     const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;

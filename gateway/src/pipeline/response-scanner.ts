@@ -14,6 +14,7 @@ import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
 import { joinParts } from './text-parts.js';
+import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
 export interface ResponseScan {
   result: ResponseDecisionResult;
@@ -83,14 +84,20 @@ function redact(answer: UpstreamResponse, scanned: ReturnType<typeof answerText>
 export interface ScannerOptions {
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
   timings?: InspectionTimings | undefined;
+  /** Spreads the CPU stages of many requests over several loop turns under load. */
+  slicer?: TurnSlicer | undefined;
 }
 
 export function createResponseScanner(detectors: InspectionDetectors, options: ScannerOptions = {}) {
+  const { slicer, timings } = options;
+  const observeWait = timings ? (ms: number) => timings.observe('response', 'turn_wait', ms) : undefined;
   return async function scan(request: ScanResponse): Promise<ResponseScan | null> {
     const { profile } = request;
     const settings = profile.response_scanning;
     if (!settings.enabled) return null;
     const started = performance.now();
+    const wait = slicer?.turn(observeWait);
+    if (wait) await wait;
     const scanned = answerText(request.answer, request.mapping);
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
@@ -132,7 +139,6 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
             ),
     ]);
 
-    const timings = options.timings;
     const deciding = timings ? performance.now() : 0;
     let result: ResponseDecisionResult;
     try {

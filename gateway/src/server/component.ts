@@ -7,6 +7,7 @@ import { createEventEmitter } from '../events/index.js';
 import { createInspectionTimings } from '../pipeline/inspection-timings.js';
 import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
+import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { buildGateway } from './build-gateway.js';
 import type { GatewayConfig } from './env.js';
 
@@ -42,6 +43,8 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
   // Security events go to the internal stream; the event writer and the exporter read them there.
   const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}) });
   const timings = createInspectionTimings();
+  // One slicer for the request and the response side: they share the loop.
+  const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;
   const service = buildGateway({
     config,
     current: loader.current,
@@ -50,7 +53,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     events,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
-    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings }), scanner: createResponseScanner(deps.detectors, { events, timings }) } : {}),
+    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer }) } : {}),
   });
   timings.register(service.metrics.registry);
   return {

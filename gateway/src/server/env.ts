@@ -22,6 +22,11 @@ export const GATEWAY_ENV = {
   GATEWAY_CONFIG_POLL_SECONDS: envSeconds(0, 3600, 10),
   /** The security-event stream is capped at about this many entries (readers further behind lose the oldest). */
   GATEWAY_EVENTS_STREAM_MAX_LEN: envInt(1000, 100_000_000, 100_000),
+  /**
+   * Inspection work one turn of the event loop runs under load before the rest waits for the next turn
+   * (milliseconds, 0 = no limit): bounds the event-loop delay that timers and sockets see.
+   */
+  GATEWAY_CPU_SLICE_MS: envInt(0, 1000, 2),
 } as const;
 export type GatewayConfig = EnvValues<typeof GATEWAY_ENV>;
 

@@ -281,7 +281,7 @@ export function renderReport(report: Report): string {
     }
     if (gateway.stages && gateway.stages.length > 0) {
       lines.push('  inspection time per stage (mean per call, flat out; detectors run in parallel, so they overlap within total):');
-      const order = ['normalize', 'threat', 'pii', 'content_policy', 'content_safety', 'decision', 'total'];
+      const order = ['turn_wait', 'normalize', 'threat', 'pii', 'content_policy', 'content_safety', 'decision', 'total'];
       const sorted = [...gateway.stages].sort((a, b) => a.side.localeCompare(b.side) || order.indexOf(a.stage) - order.indexOf(b.stage));
       lines.push(...table(['side', 'stage', 'mean ms', 'calls'], sorted.map((st) => [st.side, st.stage, fmt(st.meanMs, 3), String(st.calls)])).map((l) => `    ${l}`));
     }
