@@ -62,6 +62,27 @@ t.test('an unreachable DATABASE_URL stops start-up with one line, no stack trace
   t.match(r.stderr, /^palisade: Cannot connect to PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/palisade: /);
 });
 
+t.test('a gateway alone without REDIS_URL warns that nobody reads its security events', async (t) => {
+  const child = spawn(process.execPath, [MAIN, 'gateway'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', REDIS_URL: '', PALISADE_PORT_GATEWAY: '0', PALISADE_HOST: '127.0.0.1', BUNDLE_STORE_URL: 'http://127.0.0.1:1' },
+  });
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  let out = '';
+  const warning = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no warning: ${out}`)), 20_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      for (const line of out.split('\n').filter((l) => l.includes('REDIS_URL is not set'))) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line) as Record<string, unknown>);
+      }
+    });
+  });
+  t.match(warning, { level: 40, component: 'gateway', msg: /security events stay in this process, unread/ });
+});
+
 t.test('migrate on the embedded database', async (t) => {
   const dir = t.testdir();
   const r = await run(['migrate'], { PALISADE_DATA_DIR: dir, LOG_LEVEL: 'info' });
@@ -83,6 +104,8 @@ t.test('all starts every component, the demo provider answers through the gatewa
   });
   let out = '';
   child.stderr.on('data', (d) => (out += d));
+  let logs = '';
+  child.stdout.on('data', (d) => (logs += d));
   const urls = await new Promise<Record<string, string>>((resolve, reject) => {
     const found: Record<string, string> = {};
     const timer = setTimeout(() => reject(new Error(`components did not start: ${out}`)), 20_000);
@@ -157,4 +180,5 @@ t.test('all starts every component, the demo provider answers through the gatewa
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   child.kill('SIGINT');
   t.equal(await exited, 0, 'clean exit on SIGINT');
+  t.notMatch(logs, /REDIS_URL is not set/, 'the registry in the same process reads the security events: no warning');
 });

@@ -17,6 +17,22 @@ function isUserFacing(error: unknown): error is Error {
   return error instanceof ConfigError || error instanceof StoreConnectionError || (error instanceof Error && (error as { userFacing?: boolean }).userFacing === true);
 }
 
+/** The components that read the security-event stream (the registry runs an event writer). */
+const EVENT_READERS = ['registry', 'event-writer', 'event-exporter'];
+
+/**
+ * A gateway without REDIS_URL appends its security events to a stream in its own memory; without a
+ * reader in the same process nobody ever stores or exports them, and they fill that memory up to
+ * GATEWAY_EVENTS_STREAM_MAX_LEN entries. Said once at start-up, since it is a deployment mistake.
+ */
+function warnOnUnreadEvents(names: readonly string[], ctx: ReturnType<typeof createContext>): void {
+  if (!names.includes('gateway') || ctx.config.REDIS_URL || names.some((n) => EVENT_READERS.includes(n))) return;
+  ctx.logger.warn(
+    { component: 'gateway' },
+    'REDIS_URL is not set and no event writer runs in this process: security events stay in this process, unread (up to GATEWAY_EVENTS_STREAM_MAX_LEN of them); set REDIS_URL, or start the gateway with the registry or event-writer',
+  );
+}
+
 async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const ctx = createContext(env);
   const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
@@ -38,6 +54,7 @@ async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Pro
     await ctx.close().catch(() => {});
     throw error;
   }
+  warnOnUnreadEvents(names, ctx);
   installShutdown({ closers: [stopAll, () => ctx.close()], log: (m) => ctx.logger.info(m) });
 }
 
