@@ -8,12 +8,13 @@ import { startStack } from '../testing/stack.js';
 
 const BURST = 60;
 
-/** palisade_inspection_stage_seconds_count of one side and stage, from the gateway's /metrics. */
-async function stageCount(gatewayUrl: string, side: string, stage: string): Promise<number> {
+/** Waits for a loop turn so far, both sides: the turn_wait counts of the gateway's /metrics. */
+async function turnWaits(gatewayUrl: string): Promise<number> {
   const res = await request(new URL('/metrics', gatewayUrl));
-  const text = await res.body.text();
-  const line = text.split('\n').find((l) => l.startsWith('palisade_inspection_stage_seconds_count') && l.includes(`side="${side}"`) && l.includes(`stage="${stage}"`));
-  return line ? Number(line.split(' ').at(-1)) : 0;
+  const lines = (await res.body.text()).split('\n');
+  return lines
+    .filter((l) => l.startsWith('palisade_inspection_stage_seconds_count') && l.includes('stage="turn_wait"'))
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
 }
 
 t.test('a burst under a 1 ms slice: each call decided and rewritten on its own', async (t) => {
@@ -26,7 +27,7 @@ t.test('a burst under a 1 ms slice: each call decided and rewritten on its own',
       response_scanning: { enabled: true, pii_mode: 'mask' },
     });
     stack.mock.reset();
-    const waitsBefore = (await stageCount(stack.gatewayUrl, 'request', 'turn_wait')) + (await stageCount(stack.gatewayUrl, 'response', 'turn_wait'));
+    const waitsBefore = await turnWaits(stack.gatewayUrl);
 
     // Each call carries its own address and a long text, so a mix-up between calls would show.
     const filler = 'The quarterly report lists the open tickets and the fixes planned for the next release. '.repeat(20);
@@ -48,7 +49,7 @@ t.test('a burst under a 1 ms slice: each call decided and rewritten on its own',
       sent.every((content) => content.endsWith('Reply to u***@example.com please.')),
       'every upstream body was masked',
     );
-    const waitsAfter = (await stageCount(stack.gatewayUrl, 'request', 'turn_wait')) + (await stageCount(stack.gatewayUrl, 'response', 'turn_wait'));
+    const waitsAfter = await turnWaits(stack.gatewayUrl);
     t.ok(waitsAfter > waitsBefore, `stages waited for a turn (${waitsAfter - waitsBefore} waits)`);
   });
 });
