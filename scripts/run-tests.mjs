@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
+import { ensureChromium } from './ensure-chromium.mjs';
 
 const WORKSPACES = ['core', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli'];
 const filters = process.argv.slice(2);
@@ -39,11 +40,15 @@ if (files.length === 0) {
 }
 
 mkdirSync('.tap', { recursive: true });
+// Browser tests need Debian's Chromium: install it when possible, else tell the tests why they skip.
+const browserSkipReason = ensureChromium();
+if (browserSkipReason) console.log(`browser tests will skip: ${browserSkipReason}`);
+
 const log = createWriteStream('.tap/last-run.tap');
 const tapBin = join('node_modules', '.bin', 'tap');
 const child = spawn(tapBin, ['--disable-coverage', '--reporter=tap', '--timeout=120', ...files], {
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, FORCE_COLOR: '0' },
+  env: { ...process.env, FORCE_COLOR: '0', ...(browserSkipReason ? { PALISADE_BROWSER_SKIP_REASON: browserSkipReason } : {}) },
 });
 
 let passed = 0, failed = 0, skipped = 0;
