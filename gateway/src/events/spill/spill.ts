@@ -47,6 +47,12 @@ export function createEventSpill(journal: Journal, options: Pick<EventSpillOptio
     full.dropped += n;
   }
 
+  function episodeOver(): void {
+    if (full === undefined) return;
+    logger?.error({ dir: options.dir, dropped: full.dropped, duration_ms: Date.now() - full.since }, `${full.dropped} security events were dropped while the event spill journal was full`);
+    full = undefined;
+  }
+
   return {
     push(event) {
       pending.push(Buffer.from(JSON.stringify(event), 'utf8'));
@@ -56,10 +62,7 @@ export function createEventSpill(journal: Journal, options: Pick<EventSpillOptio
       const written = journal.append(pending);
       counts.spilled += written;
       if (written < pending.length) refused(pending.length - written);
-      else if (full !== undefined) {
-        logger?.error({ dir: options.dir, dropped: full.dropped, duration_ms: Date.now() - full.since }, `${full.dropped} security events were dropped while the event spill journal was full`);
-        full = undefined;
-      }
+      else episodeOver();
       pending.length = 0;
     },
     read(max) {
@@ -75,7 +78,10 @@ export function createEventSpill(journal: Journal, options: Pick<EventSpillOptio
       }
       return out;
     },
-    commit: () => journal.commit(),
+    commit() {
+      journal.commit();
+      if (journal.drained) episodeOver();
+    },
     rewind: () => journal.rewind(),
     get pending() {
       return pending.length;
