@@ -57,7 +57,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
           logger: eventLogger,
         })
       : undefined;
-  const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, logger: eventLogger, spill });
+  const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, maxBuffer: config.GATEWAY_EVENTS_MEMORY_BUFFER, logger: eventLogger, spill });
   const timings = createInspectionTimings();
   // One slicer for the request and the response side: they share the loop.
   const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;

@@ -22,6 +22,8 @@ export const GATEWAY_ENV = {
   GATEWAY_CONFIG_POLL_SECONDS: envSeconds(0, 3600, 10),
   /** The security-event stream is capped at about this many entries (readers further behind lose the oldest). */
   GATEWAY_EVENTS_STREAM_MAX_LEN: envInt(1000, 100_000_000, 100_000),
+  /** Security events held in memory (queued or being appended) before they go to the spill (or, without one, are dropped). */
+  GATEWAY_EVENTS_MEMORY_BUFFER: envInt(1, 10_000_000, 10_000),
   /** Where security events wait on disk while the event stream is unreachable (default <PALISADE_DATA_DIR>/gateway-events). */
   GATEWAY_EVENTS_SPILL_DIR: envString(),
   /** The spill journal's size on disk at most; events beyond are dropped, counted and logged (0: no spill, memory only). */

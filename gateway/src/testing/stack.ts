@@ -28,6 +28,8 @@ export interface StackOptions {
   db: Database;
   /** `redis`: a real Redis with a throw-away key prefix; default in-process. */
   streams?: 'memory' | 'redis';
+  /** The Redis of `streams: 'redis'` (default TEST_REDIS_URL), e.g. a test's own (redis-server.ts). */
+  redisUrl?: string;
   /** Gateway variables (AUTH_ENABLED, GATEWAY_MAX_BODY_BYTES, …) over the defaults. */
   gatewayEnv?: Record<string, string>;
   mock?: MockLlmOptions;
@@ -116,7 +118,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   try {
     const streams =
-      options.streams === 'redis' ? await createRedisStreams({ url: TEST_REDIS_URL, keyPrefix: `test:${randomUUID()}:` }) : createMemoryStreams();
+      options.streams === 'redis' ? await createRedisStreams({ url: options.redisUrl ?? TEST_REDIS_URL, keyPrefix: `test:${randomUUID()}:` }) : createMemoryStreams();
     closers.push(() => streams.close());
     const secrets = createSecretBox(options.secretKey ?? 'stack-test-key');
 
