@@ -12,6 +12,7 @@ import { createRequestInspector, createResponseScanner, type InspectionDetectors
 import { createUpstreamClient } from '../upstream/index.js';
 import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { buildGateway } from './build-gateway.js';
+import { registerHeapProbe } from './heap-probe.js';
 import type { GatewayConfig } from './env.js';
 
 export interface GatewayComponentDeps {
@@ -73,6 +74,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
   });
   timings.register(service.metrics.registry);
   registerEventMetrics(service.metrics.registry, () => events.stats);
+  registerHeapProbe(service.app);
   return {
     ...service,
     loader,
