@@ -258,7 +258,8 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
   started.push(control);
   const registry = `http://${HOST}:${registryPort}`;
   const bundleStore = `http://${HOST}:${bundlePort}`;
-  for (const url of [registry, bundleStore]) await waitForHttp(`${url}/health/live`, { child: control, timeoutMs: 30_000 });
+  // Generous: on a loaded 2-core machine the embedded database alone can take tens of seconds to open.
+  for (const url of [registry, bundleStore]) await waitForHttp(`${url}/health/live`, { child: control, timeoutMs: 120_000 });
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // --expose-gc: the gateway's /internal/heap probe (the live heap after a forced collection).
   const child = spawnNode('palisade gateway', ['--expose-gc', ...profiling, CLI, 'gateway'], {
@@ -274,7 +275,7 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
   });
   started.push(child);
   const gateway = `http://${HOST}:${gatewayPort}`;
-  await waitForHttp(`${gateway}/health/live`, { child, timeoutMs: 30_000 });
+  await waitForHttp(`${gateway}/health/live`, { child, timeoutMs: 120_000 });
 
   const created = await fetch(`${registry}/api/v1/providers`, {
     method: 'POST',
