@@ -266,6 +266,10 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
     cwd: ROOT,
     env: {
       PALISADE_DATA_DIR: dataDir,
+      // No event reader runs beside this gateway (no Redis, no event writer): its in-process stream
+      // would keep up to 100 000 unread events, each with its 2 KB prompt (about 330 MiB of live heap),
+      // which no deployed gateway holds (its events go to Redis). Capped, the figures are the gateway's.
+      GATEWAY_EVENTS_STREAM_MAX_LEN: process.env.GATEWAY_EVENTS_STREAM_MAX_LEN ?? '1000',
       PALISADE_PORT_GATEWAY: String(gatewayPort),
       BUNDLE_STORE_URL: bundleStore,
       GATEWAY_CONFIG_POLL_SECONDS: '1',
