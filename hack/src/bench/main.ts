@@ -221,7 +221,7 @@ async function startMock(started: Child[]): Promise<{ child: Child; url: string 
   });
   started.push(child);
   const url = `http://${HOST}:${port}`;
-  await waitForHttp(`${url}/health`, { child, timeoutMs: 20_000 });
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 120_000 });
   await waitUntil('a 200 from the mock chat route', () => tryChat(url), { child, timeoutMs: 5000 });
   return { child, url };
 }
@@ -232,7 +232,7 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
   started.push(child);
   const url = `http://${HOST}:${port}`;
   // The proxy has no routes of its own: /health goes through it to the mock.
-  await waitForHttp(`${url}/health`, { child, timeoutMs: 20_000 });
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 120_000 });
   await waitUntil('a 200 through the bare proxy', () => tryChat(url), { child, timeoutMs: 5000 });
   return { child, url };
 }
