@@ -204,6 +204,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
         secrets: ctx.secrets(),
         logger: ctx.logger,
         internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+        dataDir: ctx.config.PALISADE_DATA_DIR,
       });
       await gateway.start();
       return serve(gateway.app, port, host);

@@ -60,6 +60,19 @@ function dropOldest(s: Stream, maxLen: number): number {
 export class MemoryEventStream implements EventStream {
   private readonly streams = new Map<string, Stream>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  private unreadTrimmed = 0;
+
+  get trimmedUnread(): number {
+    return this.unreadTrimmed;
+  }
+
+  /** How many of the oldest `n` entries some group (or, with none, nobody) has not been delivered. */
+  private static unreadAmongOldest(s: Stream, n: number): number {
+    let slowest: Id | undefined;
+    for (const g of s.groups.values()) if (slowest === undefined || compare(g.lastDelivered, slowest) < 0) slowest = g.lastDelivered;
+    if (slowest === undefined) return n;
+    return Math.max(0, n - MemoryEventStream.firstAfter(s.entries, slowest));
+  }
 
   constructor(
     private readonly clock: StreamsClock,
@@ -113,7 +126,10 @@ export class MemoryEventStream implements EventStream {
     const id = `${next.ms}-${next.seq}`;
     s.entries.push({ ...next, id, fields });
     // In batches of a tenth, as Redis' "~" does, so an append does not shift the array each time.
-    if (options.maxLen !== undefined && s.entries.length > options.maxLen + Math.ceil(options.maxLen / 10)) dropOldest(s, options.maxLen);
+    if (options.maxLen !== undefined && s.entries.length > options.maxLen + Math.ceil(options.maxLen / 10)) {
+      this.unreadTrimmed += MemoryEventStream.unreadAmongOldest(s, s.entries.length - options.maxLen);
+      dropOldest(s, options.maxLen);
+    }
     const ws = this.waiters.get(stream);
     if (ws !== undefined) for (const wake of [...ws]) wake();
     return id;

@@ -56,3 +56,23 @@ t.test('createStreams without a URL is in-process', async (t) => {
 t.test('in-process: the process exits after close()', async (t) => {
   await childExitsAfterClose(t, undefined, 'unused:');
 });
+
+t.test('in-process: entries the maxLen cap removes before a group read them are counted', async (t) => {
+  const s = createMemoryStreams();
+  t.teardown(() => s.close());
+  for (let i = 0; i < 120; i++) await s.events.append('nobody', { i: String(i) }, { maxLen: 100 });
+  t.equal(s.events.trimmedUnread, 11, 'no group: every removed entry was unread (the cap trims past maxLen + a tenth)');
+
+  await s.events.ensureGroup('read', 'g');
+  for (let i = 0; i < 100; i++) await s.events.append('read', { i: String(i) }, { maxLen: 100 });
+  t.equal((await s.events.read('read', 'g', 'c', { count: 100 })).length, 100);
+  for (let i = 0; i < 11; i++) await s.events.append('read', { i: String(i) }, { maxLen: 100 });
+  t.equal(s.events.trimmedUnread, 11, 'a group had them all: nothing unread was removed');
+
+  await s.events.ensureGroup('read', 'late');
+  await s.events.read('read', 'late', 'c', { count: 5 });
+  for (let i = 0; i < 11; i++) await s.events.append('read', { i: String(i) }, { maxLen: 100 });
+  t.ok(s.events.trimmedUnread! > 11, 'the slowest group decides');
+  await s.events.trim('read', 0);
+  t.ok(s.events.trimmedUnread! < 11 + 111, 'an explicit trim is not counted');
+});

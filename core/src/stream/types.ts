@@ -138,6 +138,12 @@ export interface EventStream {
   pending(stream: string, group: string): Promise<number>;
   /** Keeps only the newest maxLen entries (exactly); returns how many were removed. */
   trim(stream: string, maxLen: number): Promise<number>;
+  /**
+   * Entries an append's maxLen cap removed before every consumer group of their stream had been
+   * delivered them (with no group at all: every one removed), over all streams. The in-process stream
+   * counts them; Redis trims inside the server without saying what, so there it is undefined.
+   */
+  readonly trimmedUnread?: number;
 }
 
 /** One backend: the three facets plus its lifecycle. */

@@ -3,12 +3,16 @@
 import type { Logger } from 'pino';
 import { BUNDLE_HTTP_PATH, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
+import { join } from 'node:path';
 import { createEventEmitter } from '../events/index.js';
+import { registerEventMetrics } from '../events/metrics.js';
+import { openEventSpill } from '../events/spill/spill.js';
 import { createInspectionTimings } from '../pipeline/inspection-timings.js';
 import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { buildGateway } from './build-gateway.js';
+import { registerHeapProbe } from './heap-probe.js';
 import type { GatewayConfig } from './env.js';
 
 export interface GatewayComponentDeps {
@@ -23,6 +27,8 @@ export interface GatewayComponentDeps {
   internalToken?: string | undefined;
   /** The detectors of the inspection pipeline (closed with the gateway); none: profiles are not inspected. */
   detectors?: InspectionDetectors;
+  /** PALISADE_DATA_DIR: the event spill's default home is its gateway-events folder (default .data). */
+  dataDir?: string | undefined;
 }
 
 export function createGatewayComponent(deps: GatewayComponentDeps) {
@@ -41,7 +47,18 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     snapshot: { secrets: deps.secrets },
   });
   // Security events go to the internal stream; the event writer and the exporter read them there.
-  const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}) });
+  // While the stream is unreachable they wait in a journal on local disk (events/spill).
+  const eventLogger = deps.logger?.child({ service: 'gateway' });
+  const spill =
+    config.GATEWAY_EVENTS_SPILL_MAX_BYTES > 0
+      ? openEventSpill({
+          dir: config.GATEWAY_EVENTS_SPILL_DIR ?? join(deps.dataDir ?? '.data', 'gateway-events'),
+          maxBytes: config.GATEWAY_EVENTS_SPILL_MAX_BYTES,
+          fsyncIntervalMs: config.GATEWAY_EVENTS_SPILL_FSYNC_MS,
+          logger: eventLogger,
+        })
+      : undefined;
+  const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, maxBuffer: config.GATEWAY_EVENTS_MEMORY_BUFFER, logger: eventLogger, spill });
   const timings = createInspectionTimings();
   // One slicer for the request and the response side: they share the loop.
   const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;
@@ -56,6 +73,8 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer }) } : {}),
   });
   timings.register(service.metrics.registry);
+  registerEventMetrics(service.metrics.registry, () => events.stats);
+  registerHeapProbe(service.app);
   return {
     ...service,
     loader,

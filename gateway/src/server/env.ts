@@ -1,4 +1,4 @@
-import { envBool, envInt, envSeconds, envUrl, parseEnv, type EnvValues } from '@palisade/core';
+import { envBool, envInt, envSeconds, envString, envUrl, parseEnv, type EnvValues } from '@palisade/core';
 
 /** The gateway's knobs (spec "Limits" and "Authentication / Gateway"; DECISIONS.md "Gateway credentials"). */
 export const GATEWAY_ENV = {
@@ -22,6 +22,14 @@ export const GATEWAY_ENV = {
   GATEWAY_CONFIG_POLL_SECONDS: envSeconds(0, 3600, 10),
   /** The security-event stream is capped at about this many entries (readers further behind lose the oldest). */
   GATEWAY_EVENTS_STREAM_MAX_LEN: envInt(1000, 100_000_000, 100_000),
+  /** Security events held in memory (queued or being appended) before they go to the spill (or, without one, are dropped). */
+  GATEWAY_EVENTS_MEMORY_BUFFER: envInt(1, 10_000_000, 10_000),
+  /** Where security events wait on disk while the event stream is unreachable (default <PALISADE_DATA_DIR>/gateway-events). */
+  GATEWAY_EVENTS_SPILL_DIR: envString(),
+  /** The spill journal's size on disk at most; events beyond are dropped, counted and logged (0: no spill, memory only). */
+  GATEWAY_EVENTS_SPILL_MAX_BYTES: envInt(0, 1024 * 1024 * 1024 * 1024, 512 * 1024 * 1024),
+  /** How often spilled events are fdatasync'ed (0: after every write); a process crash loses none either way. */
+  GATEWAY_EVENTS_SPILL_FSYNC_MS: envInt(0, 60_000, 1000),
   /**
    * Inspection work one turn of the event loop runs under load before the rest waits for the next turn
    * (milliseconds, 0 = no limit): bounds the event-loop delay that timers and sockets see.

@@ -1,6 +1,9 @@
 // The data plane as real servers on loopback, for end-to-end tests: the mock LLM, the registry (with
 // its bundle publisher), the bundle store serving the stored bundle, and the gateway loading it.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { request } from 'undici';
@@ -25,6 +28,8 @@ export interface StackOptions {
   db: Database;
   /** `redis`: a real Redis with a throw-away key prefix; default in-process. */
   streams?: 'memory' | 'redis';
+  /** The Redis of `streams: 'redis'` (default TEST_REDIS_URL), e.g. a test's own (redis-server.ts). */
+  redisUrl?: string;
   /** Gateway variables (AUTH_ENABLED, GATEWAY_MAX_BODY_BYTES, …) over the defaults. */
   gatewayEnv?: Record<string, string>;
   mock?: MockLlmOptions;
@@ -113,7 +118,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
   try {
     const streams =
-      options.streams === 'redis' ? await createRedisStreams({ url: TEST_REDIS_URL, keyPrefix: `test:${randomUUID()}:` }) : createMemoryStreams();
+      options.streams === 'redis' ? await createRedisStreams({ url: options.redisUrl ?? TEST_REDIS_URL, keyPrefix: `test:${randomUUID()}:` }) : createMemoryStreams();
     closers.push(() => streams.close());
     const secrets = createSecretBox(options.secretKey ?? 'stack-test-key');
 
@@ -139,7 +144,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     closers.push(() => bundleStore.app.close());
 
     const logs: LogLine[] = [];
-    const config = loadGatewayConfig({ BUNDLE_STORE_URL: bundleStoreUrl, GATEWAY_CONFIG_POLL_SECONDS: '0', ...options.gatewayEnv });
+    // Each gateway its own event spill directory (a directory has one holder at a time).
+    const spillDir = options.gatewayEnv?.GATEWAY_EVENTS_SPILL_DIR ?? mkdtempSync(join(tmpdir(), 'palisade-spill-'));
+    if (options.gatewayEnv?.GATEWAY_EVENTS_SPILL_DIR === undefined) closers.push(async () => rmSync(spillDir, { recursive: true, force: true }));
+    const config = loadGatewayConfig({ BUNDLE_STORE_URL: bundleStoreUrl, GATEWAY_CONFIG_POLL_SECONDS: '0', GATEWAY_EVENTS_SPILL_DIR: spillDir, ...options.gatewayEnv });
     const detectors = options.inspect === false ? undefined : await createInspectionDetectors({ env: options.detectorEnv ?? {} });
     const gateway = createGatewayComponent({ config, streams, secrets, logger: captureLogger(logs), ...(detectors ? { detectors } : {}) });
     const gatewayUrl = await listen(gateway.app, { port: 0, host: '127.0.0.1' });

@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
 import { buildReport, failed, renderReport, SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
 import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
+import { readHeap, runSoak } from './heap.js';
 import { runPaced } from './paced.js';
 import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
 
@@ -46,6 +47,9 @@ const USAGE = `usage: npm run bench -- [options]
   --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all)
   --out <file>        JSON results file (default .bench/last-run.json)
   --no-detectors      skip the detectors' in-process speed figures printed at the end
+  --soak <s>          after the inspected scenario, a paced soak of s seconds (600 for the
+                      10-minute soak; default 0 = none) at half the flat-out throughput, sampling
+                      the gateway's live JS heap after a forced collection: flat after warm-up?
   --profile <dir>     write a V8 CPU profile of each gateway process into dir (open in Chrome
                       DevTools); profiling slows the gateway, so figures of such a run are not comparable
 `;
@@ -60,6 +64,8 @@ interface Options {
   out: string;
   /** A directory for the gateway's --cpu-prof output. */
   profileDir: string | undefined;
+  /** Seconds of paced soak after the inspected scenario (0: none). */
+  soakSec: number;
 }
 
 class UsageError extends Error {}
@@ -76,6 +82,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       out: { type: 'string' },
       'no-detectors': { type: 'boolean' },
       profile: { type: 'string' },
+      soak: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -102,6 +109,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     only: SCENARIOS.filter((s) => only.includes(s)),
     out: values.out ? resolve(values.out) : OUT_FILE,
     profileDir: values.profile ? resolve(values.profile) : undefined,
+    soakSec: number('--soak', values.soak ?? env.BENCH_SOAK, 0, 0, true),
   };
 }
 
@@ -213,7 +221,7 @@ async function startMock(started: Child[]): Promise<{ child: Child; url: string 
   });
   started.push(child);
   const url = `http://${HOST}:${port}`;
-  await waitForHttp(`${url}/health`, { child, timeoutMs: 20_000 });
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 120_000 });
   await waitUntil('a 200 from the mock chat route', () => tryChat(url), { child, timeoutMs: 5000 });
   return { child, url };
 }
@@ -224,7 +232,7 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
   started.push(child);
   const url = `http://${HOST}:${port}`;
   // The proxy has no routes of its own: /health goes through it to the mock.
-  await waitForHttp(`${url}/health`, { child, timeoutMs: 20_000 });
+  await waitForHttp(`${url}/health`, { child, timeoutMs: 120_000 });
   await waitUntil('a 200 through the bare proxy', () => tryChat(url), { child, timeoutMs: 5000 });
   return { child, url };
 }
@@ -250,11 +258,18 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
   started.push(control);
   const registry = `http://${HOST}:${registryPort}`;
   const bundleStore = `http://${HOST}:${bundlePort}`;
-  for (const url of [registry, bundleStore]) await waitForHttp(`${url}/health/live`, { child: control, timeoutMs: 30_000 });
+  // Generous: on a loaded 2-core machine the embedded database alone can take tens of seconds to open.
+  for (const url of [registry, bundleStore]) await waitForHttp(`${url}/health/live`, { child: control, timeoutMs: 120_000 });
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawnNode('palisade gateway', [...profiling, CLI, 'gateway'], {
+  // --expose-gc: the gateway's /internal/heap probe (the live heap after a forced collection).
+  const child = spawnNode('palisade gateway', ['--expose-gc', ...profiling, CLI, 'gateway'], {
     cwd: ROOT,
     env: {
+      PALISADE_DATA_DIR: dataDir,
+      // No event reader runs beside this gateway (no Redis, no event writer): its in-process stream
+      // would keep up to 100 000 unread events, each with its 2 KB prompt (about 330 MiB of live heap),
+      // which no deployed gateway holds (its events go to Redis). Capped, the figures are the gateway's.
+      GATEWAY_EVENTS_STREAM_MAX_LEN: process.env.GATEWAY_EVENTS_STREAM_MAX_LEN ?? '1000',
       PALISADE_PORT_GATEWAY: String(gatewayPort),
       BUNDLE_STORE_URL: bundleStore,
       GATEWAY_CONFIG_POLL_SECONDS: '1',
@@ -264,7 +279,7 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
   });
   started.push(child);
   const gateway = `http://${HOST}:${gatewayPort}`;
-  await waitForHttp(`${gateway}/health/live`, { child, timeoutMs: 30_000 });
+  await waitForHttp(`${gateway}/health/live`, { child, timeoutMs: 120_000 });
 
   const created = await fetch(`${registry}/api/v1/providers`, {
     method: 'POST',
@@ -317,8 +332,10 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
     const before = readMemory(pid);
     const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true);
     const after = readMemory(pid);
+    const heapAfterGc = await readHeap(stack.url).catch((error: unknown) => void log(`${name}: no heap figure: ${String(error)}`));
     if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
-    return { name, ...measured, memory: { pid, before, after } };
+    const soak = inspect && options.soakSec > 0 ? await runSoak(spec(stack.url, options, INSPECTED_BODY), Math.max(1, Math.round(measured.measurement.rps / 2)), options.soakSec, log, pid) : undefined;
+    return { name, ...measured, memory: { pid, before, after, ...(heapAfterGc ? { heapAfterGc } : {}) }, ...(soak ? { soak } : {}) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`${name}: could not run: ${message}`);

@@ -1,6 +1,7 @@
 // Pure part of the benchmark: ratios to the bare proxy, the gateway's targets, the printed table
 // and the JSON document. No I/O here, so it is tested without running any load.
 import type { StageSplit } from './metrics-scrape.js';
+import { mib as mibOfBytes, SOAK_FLAT_GROWTH, type HeapSample, type SoakResult } from './heap.js';
 import type { Memory } from './processes.js';
 import type { Measurement } from './scenario.js';
 
@@ -26,8 +27,10 @@ export interface ScenarioOutcome {
   serial?: Measurement;
   /** Why the scenario could not run. */
   error?: string;
-  /** Of the process under test (gateway: the gateway process alone). */
-  memory?: { pid: number; before?: Memory; after?: Memory };
+  /** Of the process under test (gateway: the gateway process alone); heapAfterGc: its live JS heap at the end. */
+  memory?: { pid: number; before?: Memory; after?: Memory; heapAfterGc?: HeapSample };
+  /** The paced soak (--soak) after the inspected scenario. */
+  soak?: SoakResult;
   /** The gateway's event-loop delay over the flat-out run, ms by quantile ("0.5", "0.99", "max"). */
   eventLoopMs?: Record<string, number>;
   /**
@@ -131,6 +134,7 @@ export interface GatewayVerdict {
   serialComparison?: Comparison;
   checks?: TargetCheck[] | undefined;
   memory?: ScenarioOutcome['memory'];
+  soak?: ScenarioOutcome['soak'];
   eventLoopMs?: Record<string, number>;
   paced?: ScenarioOutcome['paced'];
   stages?: StageSplit[];
@@ -183,6 +187,7 @@ function verdict(outcome: ScenarioOutcome, bare: Measurement | undefined, bareSe
     ...(serialComparison ? { serialComparison } : {}),
     checks,
     memory: outcome.memory,
+    ...(outcome.soak ? { soak: outcome.soak } : {}),
     ...(outcome.eventLoopMs ? { eventLoopMs: outcome.eventLoopMs } : {}),
     ...(outcome.paced ? { paced: outcome.paced } : {}),
     ...(outcome.stages ? { stages: outcome.stages } : {}),
@@ -269,6 +274,17 @@ export function renderReport(report: Report): string {
     const memory = gateway.memory;
     if (memory) {
       lines.push(`  gateway process RSS (pid ${memory.pid}, the gateway alone): before ${mib(memory.before?.rssKb)}, after ${mib(memory.after?.rssKb)}, peak ${mib(memory.after?.peakKb ?? memory.before?.peakKb)}`);
+      const heap = memory.heapAfterGc;
+      if (heap) lines.push(`  live JS heap after a forced GC at the end: ${mibOfBytes(heap.heapUsedBytes)} (heap reserved ${mibOfBytes(heap.heapTotalBytes)}, external ${mibOfBytes(heap.externalBytes)}, RSS then ${mibOfBytes(heap.rssBytes)})`);
+    }
+    if (gateway.soak) {
+      const soak = gateway.soak;
+      const flat = Math.abs(soak.growth) <= SOAK_FLAT_GROWTH;
+      lines.push(
+        `  soak: ${soak.durationSec} s paced at ${soak.rate} req/s (${fmt(soak.measurement.rps, 0)} served, p50 ${fmt(soak.measurement.p50, 2)} ms, worst slice p99 ${fmt(soak.measurement.p99, 2)} ms, ${soak.measurement.errors + soak.measurement.non2xx} failed)`,
+        `  soak live heap after warm-up ${mibOfBytes(soak.warmHeapBytes)} -> end ${mibOfBytes(soak.endHeapBytes)} (${signed(soak.growth * 100)} %): ${flat ? 'flat' : 'GROWING'} (target within ±${SOAK_FLAT_GROWTH * 100} %)`,
+        `  soak samples (s: live heap / RSS): ${soak.samples.map((s) => `${s.atSec}: ${(s.heapUsedBytes / 1048576).toFixed(0)}/${(s.rssBytes / 1048576).toFixed(0)}`).join(', ')} MiB`,
+      );
     }
     if (gateway.eventLoopMs && name !== 'inspected') {
       lines.push(`  event-loop delay under load: p50 ${fmt(gateway.eventLoopMs['0.5'] ?? Number.NaN, 2)} ms, p99 ${fmt(gateway.eventLoopMs['0.99'] ?? Number.NaN, 2)} ms, max ${fmt(gateway.eventLoopMs.max ?? Number.NaN, 2)} ms`);
