@@ -36,6 +36,9 @@ export const ThreatFeatureConfigSchema = z.object({
   wordWeight: z.number(),
   conceptWeight: z.number(),
   signalWeight: z.number(),
+  // Absent in models trained before the position group existed: off.
+  positionWeight: z.number().default(0),
+  headChars: z.number().int().positive().default(160),
 });
 
 const FigureSchema = z.record(z.string(), z.unknown());
