@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { THREAT_SIGNAL_FAMILIES } from './signals.js';
 
-export const THREAT_MODEL_NAME = 'threat-v1';
+export const THREAT_MODEL_NAME = 'threat-v2';
 export const THREAT_MODEL_DIR_URL = new URL('../../models/threat/', import.meta.url);
 
 export function threatModelDir(): string {
