@@ -5,7 +5,7 @@ import { threatTextViews, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } fro
 import { threatFmix32, threatHashPair, threatHashString, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
 import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
 import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
-import { threatWindows } from './windows.js';
+import { threatWindowStarts } from './windows.js';
 
 export interface ThreatFeatureConfig {
   /** log2 of the number of hash buckets (the rows of the model's first weight matrix). */
@@ -27,6 +27,14 @@ export interface ThreatFeatureConfig {
   wordWeight: number;
   conceptWeight: number;
   signalWeight: number;
+  /**
+   * Weight of the position group: each word hashed with where it sits — in the prompt's head (its first
+   * `headChars` characters) or its body, and whether it opens a sentence. An imperative that opens a
+   * sentence deep inside a pasted document or tool output is how an indirect injection looks; the same
+   * words at the head of a user's own prompt ("answer in JSON") are a formatting request. 0 = off.
+   */
+  positionWeight: number;
+  headChars: number;
 }
 
 export const DEFAULT_THREAT_FEATURE_CONFIG: ThreatFeatureConfig = {
@@ -42,6 +50,8 @@ export const DEFAULT_THREAT_FEATURE_CONFIG: ThreatFeatureConfig = {
   wordWeight: 1,
   conceptWeight: 1,
   signalWeight: 1,
+  positionWeight: 1,
+  headChars: 160,
 };
 
 /** One window's features: bucket indices (duplicates allowed, they add) and their values. */
@@ -69,6 +79,8 @@ export interface ThreatWindow {
   text: string;
   /** Signals of the whole prompt that every window carries (obfuscation seen, the view it came from). */
   promptSignals: string[];
+  /** Where the window starts in its view (characters); the position group tells head from body by it. */
+  offset?: number;
 }
 
 export interface ThreatFeatureExtractor {
@@ -104,6 +116,8 @@ function createWordCharWidth(): (text: string, i: number) => number {
   };
 }
 const GOLDEN = 0x9e3779b9;
+/** Characters after which the next word opens a sentence or a list item: . ! ? : ; - * • > | # 。！？ */
+const SENTENCE_OPENERS = new Set([0x2e, 0x21, 0x3f, 0x3a, 0x3b, 0x2d, 0x2a, 0x2022, 0x3e, 0x7c, 0x23, 0x3002, 0xff01, 0xff1f, 0x22, 0xab, 0xbb, 0x201c, 0x201e]);
 /** log1p of the small counts almost every bucket has, computed once (the same doubles as Math.log1p). */
 const LOG1P = Float64Array.from({ length: 64 }, (_, k) => Math.log1p(k));
 
@@ -136,6 +150,9 @@ export function createThreatFeatureExtractor(
   const seedBigram = threatFmix32(config.hashSeed ^ 0x03);
   const seedSignal = threatFmix32(config.hashSeed ^ 0x04);
   const seedConcept = threatFmix32(config.hashSeed ^ 0x05);
+  const seedPosition = threatFmix32(config.hashSeed ^ 0x06);
+  // (bucket of word, position tag) per word of the window, counted after the word group is flushed.
+  const positioned: number[] = [];
   const lengthSalts = Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
 
   // The window's vector is written here and copied out once: growing number[] per window allocated
@@ -205,10 +222,12 @@ export function createThreatFeatureExtractor(
   };
 
   // Word n-grams; the concept sequence (concept id, word position) is collected on the way.
-  const wordGrams = (text: string): void => {
+  const wordGrams = (text: string, offset: number): void => {
     let previous: number | undefined;
     let position = 0;
+    let sentenceStart = offset === 0;
     conceptSeq.length = 0;
+    positioned.length = 0;
     // The words of /[\p{L}\p{N}]+/u, found with the code-unit table instead of matchAll, whose match
     // arrays were a fifth of the worker's allocations.
     let i = 0;
@@ -220,11 +239,19 @@ export function createThreatFeatureExtractor(
         i += width;
       }
       if (i === start) {
+        const c = text.charCodeAt(i);
+        // . ! ? : ; newline-like bullets and quotes open a sentence; a space keeps the state.
+        if (c !== 0x20) sentenceStart = SENTENCE_OPENERS.has(c);
         i++;
         continue;
       }
       const word = text.slice(start, i);
       const h = threatHashString(word, seedWord);
+      if (config.positionWeight > 0) {
+        const tag = (offset + start < config.headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
+        positioned.push(threatFmix32(threatHashPair(h, tag, seedPosition)) & mask);
+      }
+      sentenceStart = false;
       countBucket(threatFmix32(h) & mask);
       if (config.wordNgramMax >= 2 && previous !== undefined) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
       previous = h;
@@ -254,8 +281,12 @@ export function createThreatFeatureExtractor(
     outCount = 0;
     charGrams(window.text);
     flush(config.charWeight);
-    wordGrams(window.text);
+    wordGrams(window.text, window.offset ?? 0);
     flush(config.wordWeight);
+    if (config.positionWeight > 0) {
+      for (const bucket of positioned) countBucket(bucket);
+      flush(config.positionWeight);
+    }
     if (config.conceptWeight > 0) {
       conceptGrams();
       flush(config.conceptWeight);
@@ -283,14 +314,16 @@ export function createThreatFeatureExtractor(
     if (views.obfuscation.leet > 0) obfuscation.push('obf.leet');
     if (views.obfuscation.spaced > 0) obfuscation.push('obf.spaced');
     if (views.obfuscation.base64 > 0) obfuscation.push('obf.base64');
-    const cut = (text: string) => threatWindows(text, config.windowChars, config.windowStride);
-    const out: ThreatWindow[] = cut(views.base).map((text) => ({ view: 'base' as const, text, promptSignals: obfuscation }));
-    if (views.deobfuscated !== undefined) {
-      for (const text of cut(views.deobfuscated)) out.push({ view: 'deobfuscated', text, promptSignals: [...obfuscation, 'view.deobfuscated'] });
-    }
-    for (const decoded of views.decoded) {
-      for (const text of cut(decoded)) out.push({ view: 'base64', text, promptSignals: [...obfuscation, 'view.base64'] });
-    }
+    const cut = (text: string, view: ThreatViewKind, promptSignals: string[]): ThreatWindow[] =>
+      threatWindowStarts(text.length, config.windowChars, config.windowStride).map((offset) => ({
+        view,
+        text: text.slice(offset, offset + config.windowChars),
+        promptSignals,
+        offset,
+      }));
+    const out = cut(views.base, 'base', obfuscation);
+    if (views.deobfuscated !== undefined) out.push(...cut(views.deobfuscated, 'deobfuscated', [...obfuscation, 'view.deobfuscated']));
+    for (const decoded of views.decoded) out.push(...cut(decoded, 'base64', [...obfuscation, 'view.base64']));
     return out;
   };
 

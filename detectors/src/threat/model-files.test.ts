@@ -6,7 +6,7 @@ import { loadThreatModelFiles, threatMetadataPathFor, threatModelPath } from './
 
 t.test('the committed model resolves beside the sources and loads with its metadata', async (t) => {
   const path = threatModelPath();
-  t.match(path, /detectors[/\\]models[/\\]threat[/\\]threat-v1\.onnx$/);
+  t.match(path, /detectors[/\\]models[/\\]threat[/\\]threat-v2\.onnx$/);
   const model = await loadThreatModelFiles(path);
   t.equal(model.metadata.onnx.bytes, model.bytes.byteLength);
   t.ok(model.bytes.byteLength < 50 * 1024 * 1024);
@@ -15,7 +15,7 @@ t.test('the committed model resolves beside the sources and loads with its metad
 
 t.test('a model file that does not match its metadata is refused', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'threat-model-'));
-  const onnx = join(dir, 'threat-v1.onnx');
+  const onnx = join(dir, 'threat-v2.onnx');
   const bytes = await readFile(threatModelPath());
   bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
   await writeFile(onnx, bytes);

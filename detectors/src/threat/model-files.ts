@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { THREAT_SIGNAL_FAMILIES } from './signals.js';
 
-export const THREAT_MODEL_NAME = 'threat-v1';
+export const THREAT_MODEL_NAME = 'threat-v2';
 export const THREAT_MODEL_DIR_URL = new URL('../../models/threat/', import.meta.url);
 
 export function threatModelDir(): string {
@@ -36,6 +36,9 @@ export const ThreatFeatureConfigSchema = z.object({
   wordWeight: z.number(),
   conceptWeight: z.number(),
   signalWeight: z.number(),
+  // Absent in models trained before the position group existed: off.
+  positionWeight: z.number().default(0),
+  headChars: z.number().int().positive().default(160),
 });
 
 const FigureSchema = z.record(z.string(), z.unknown());

@@ -51,6 +51,29 @@ t.test('concurrent prompts spread over the workers and all come back', async (t)
   t.equal(pool.stats().inFlight, 0);
 });
 
+t.test('a long prompt holds up only its own worker: the prompts behind it go to the free one', async (t) => {
+  const finished: string[] = [];
+  const long = 'Please summarise these notes about the quarterly report and its figures. '.repeat(3_000);
+  const all = [pool.score(long).then(() => finished.push('long'))];
+  for (let i = 0; i < 6; i++) all.push(pool.score(PROMPTS[i % 3]!).then(() => finished.push(`short ${i}`)));
+  t.equal(pool.stats().inFlight, 7, 'queued in the pool until a worker is free');
+  await Promise.all(all);
+  t.equal(finished.at(-1), 'long', finished.join(', '));
+  t.equal(pool.stats().inFlight, 0);
+});
+
+t.test('a prompt aborted while it waits in the queue answers at once and is never scored', async (t) => {
+  const long = 'Please summarise these notes about the quarterly report and its figures. '.repeat(3_000);
+  const busy = [pool.score(long), pool.score(long)];
+  const controller = new AbortController();
+  const queued = pool.score(PROMPTS[0]!, { signal: controller.signal });
+  t.equal(pool.stats().inFlight, 3);
+  controller.abort(new Error('deadline'));
+  await t.rejects(queued, { message: 'deadline' });
+  t.equal(pool.stats().inFlight, 2, 'out of the queue before any worker took it');
+  await Promise.all(busy);
+});
+
 t.test('bad input is a 400 from the calling thread', async (t) => {
   const error = await pool.detect({ canonical: {} } as never).catch((e: unknown) => e);
   t.ok(isPalisadeError(error));

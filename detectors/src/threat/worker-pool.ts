@@ -3,9 +3,14 @@
 // only validates the request and posts the prompt (a string copy, microseconds), so a gateway or
 // service under load keeps its event loop for I/O while features and inference run on other cores.
 //
-// Dispatch goes to the worker with the fewest prompts in flight. A worker that dies fails its prompts
-// (503, so the pipeline's action_on_detector_error applies) and is replaced. An aborted call answers at
-// once and tells its worker to stop the prompt between onnxruntime chunks.
+// Prompts wait in one queue of the pool and a worker is handed the next one only when it is free
+// (one prompt per worker at a time). Posting each prompt to a worker on arrival, as before, let a
+// worker's own queue grow behind a long prompt while the other worker idled, and a prompt whose caller
+// had given up (deadline, abort) still cost a worker its full time, because the cancel message queued
+// behind it: under a burst the backlog fed on itself. Now an aborted prompt that is still queued
+// never reaches a worker. A worker that dies fails its prompt (503, so the pipeline's
+// action_on_detector_error applies) and is replaced. An aborted call answers at once and tells its
+// worker to stop the prompt between onnxruntime chunks.
 import { Worker } from 'node:worker_threads';
 import { isErrorCode, PalisadeError } from '@palisade/core';
 import type { DetectorCallOptions } from '../contract.js';
@@ -61,6 +66,17 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
+interface Job {
+  id: number;
+  prompt: string;
+  pending: Pending;
+  /** The worker it was handed to; undefined while it waits in the pool's queue. */
+  slot?: Slot;
+}
+
+/** Prompts a worker holds at once: one, so a free worker always takes the oldest waiting prompt. */
+const PROMPTS_PER_WORKER = 1;
+
 interface Ready {
   metadata: ThreatModelMetadata;
   device: ThreatDevice;
@@ -82,6 +98,11 @@ export async function createThreatWorkerPool(options: ThreatWorkerPoolOptions = 
   };
 
   const slots: Slot[] = [];
+  // FIFO of waiting prompts (an array and a head index: O(1) per step); `waiting` holds the ones not
+  // yet handed out, so an abort can take a prompt out of the queue without a scan.
+  let queue: Job[] = [];
+  let queueHead = 0;
+  const waiting = new Map<number, Job>();
   let nextId = 1;
   let closed = false;
   let restarts = 0;
@@ -112,6 +133,7 @@ export async function createThreatWorkerPool(options: ThreatWorkerPoolOptions = 
             slot.pending.delete(reply.id);
             if (reply.type === 'result') pending.resolve(reply.result);
             else pending.reject(rebuild(reply.error));
+            dispatch();
           }
         }
       });
@@ -129,7 +151,10 @@ export async function createThreatWorkerPool(options: ThreatWorkerPoolOptions = 
         slot.pending.clear();
         const index = slots.indexOf(slot);
         if (index >= 0) slots.splice(index, 1);
-        if (!closed) replace();
+        if (!closed) {
+          replace();
+          dispatch();
+        }
       });
     });
 
@@ -138,9 +163,18 @@ export async function createThreatWorkerPool(options: ThreatWorkerPoolOptions = 
     start().then(
       ({ slot }) => {
         if (closed) void slot.worker.terminate();
-        else slots.push(slot);
+        else {
+          slots.push(slot);
+          dispatch();
+        }
       },
-      (error: unknown) => warn(`threat worker could not be restarted: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => {
+        warn(`threat worker could not be restarted: ${error instanceof Error ? error.message : String(error)}`);
+        if (slots.length > 0) return;
+        // No worker left to take them: the waiting prompts fail now rather than wait for ever.
+        for (const job of waiting.values()) job.pending.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'no threat worker is running' }));
+        waiting.clear();
+      },
     );
   };
 
@@ -155,28 +189,53 @@ export async function createThreatWorkerPool(options: ThreatWorkerPoolOptions = 
   for (const r of started) slots.push(r.value.slot);
   const { metadata, device, deviceInfo } = started[0]!.value.ready;
 
+  /** Hands waiting prompts, oldest first, to the workers that have room. */
+  function dispatch(): void {
+    for (const slot of slots) {
+      while (slot.pending.size < PROMPTS_PER_WORKER && queueHead < queue.length) {
+        const job = queue[queueHead++]!;
+        if (!waiting.delete(job.id)) continue; // aborted while it waited
+        job.slot = slot;
+        slot.pending.set(job.id, job.pending);
+        slot.worker.postMessage({ type: 'score', id: job.id, prompt: job.prompt } satisfies ThreatWorkerRequest);
+      }
+    }
+    if (queueHead === queue.length) {
+      queue = [];
+      queueHead = 0;
+    } else if (queueHead > 1024 && queueHead * 2 > queue.length) {
+      queue = queue.slice(queueHead);
+      queueHead = 0;
+    }
+  }
+
   const score = (prompt: string, call: Pick<DetectorCallOptions, 'signal'> = {}): Promise<ThreatScoreResult> => {
     if (closed) return Promise.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The threat detector is closed' }));
     const signal = call.signal;
     if (signal?.aborted) return Promise.reject(threatAbortError(signal));
-    let slot: Slot | undefined;
-    for (const candidate of slots) if (!slot || candidate.pending.size < slot.pending.size) slot = candidate;
-    if (!slot) return Promise.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'no threat worker is running' }));
-    const chosen = slot;
+    if (slots.length === 0) return Promise.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'no threat worker is running' }));
     const id = nextId++;
     return new Promise<ThreatScoreResult>((resolve, reject) => {
       const onAbort = () => {
-        if (!chosen.pending.delete(id)) return;
-        chosen.worker.postMessage({ type: 'cancel', id } satisfies ThreatWorkerRequest);
+        if (waiting.delete(id)) {
+          reject(threatAbortError(signal!));
+          return;
+        }
+        const slot = job.slot;
+        if (!slot?.pending.delete(id)) return;
+        slot.worker.postMessage({ type: 'cancel', id } satisfies ThreatWorkerRequest);
         reject(threatAbortError(signal!));
+        dispatch();
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       const settle = <T>(fn: (value: T) => void) => (value: T) => {
         signal?.removeEventListener('abort', onAbort);
         fn(value);
       };
-      chosen.pending.set(id, { resolve: settle(resolve), reject: settle(reject) });
-      chosen.worker.postMessage({ type: 'score', id, prompt } satisfies ThreatWorkerRequest);
+      const job: Job = { id, prompt, pending: { resolve: settle(resolve), reject: settle(reject) } };
+      waiting.set(id, job);
+      queue.push(job);
+      dispatch();
     });
   };
 
@@ -188,10 +247,14 @@ export async function createThreatWorkerPool(options: ThreatWorkerPoolOptions = 
     deviceInfo: () => deviceInfo,
     score,
     detect: threatDetectOver(score, metadata.version, options.threshold ?? THREAT_LIMITS.defaultThreshold),
-    stats: () => ({ workers: slots.length, inFlight: slots.reduce((n, s) => n + s.pending.size, 0), restarts }),
+    stats: () => ({ workers: slots.length, inFlight: waiting.size + slots.reduce((n, s) => n + s.pending.size, 0), restarts }),
     async close() {
       if (closed) return;
       closed = true;
+      for (const job of waiting.values()) job.pending.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The threat detector is closed' }));
+      waiting.clear();
+      queue = [];
+      queueHead = 0;
       const stopping = slots.splice(0);
       for (const slot of stopping) {
         for (const pending of slot.pending.values()) pending.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The threat detector is closed' }));

@@ -23,6 +23,11 @@ export interface ThreatHeldOutOptions {
   seed: number;
   recipe: ThreatRecipeOptions;
   dimensions: number;
+  /**
+   * Which rows of the training folds this recipe may learn from (default: all). Folds are drawn from
+   * every row, so two recipes with different training rows are compared on the same held-out folds.
+   */
+  trainOn?: (row: ThreatTrainingRow) => boolean;
 }
 
 export function evaluateThreatHeldOut(rows: readonly ThreatFeaturizedRow[], options: ThreatHeldOutOptions, log?: ThreatTrainLog): ThreatHeldOutScore[] {
@@ -30,7 +35,7 @@ export function evaluateThreatHeldOut(rows: readonly ThreatFeaturizedRow[], opti
   const out: ThreatHeldOutScore[] = [];
   for (let f = 0; f < options.folds; f++) {
     const heldOut = rows.filter((r) => folds.get(r.group) === f);
-    const training = rows.filter((r) => folds.get(r.group) !== f);
+    const training = rows.filter((r) => folds.get(r.group) !== f && (options.trainOn?.(r.row) ?? true));
     const groups = [...new Set(heldOut.map((r) => r.group))].sort();
     log?.(`fold ${f + 1}/${options.folds}: holding out ${heldOut.length} rows of ${groups.join(', ')}`);
     const model = trainThreatModel(training, options.dimensions, options.recipe);

@@ -62,3 +62,19 @@ export function formatThreatGroupTable(rows: readonly ThreatReportRow[]): string
   }
   return lines.join('\n');
 }
+
+/** Per source group, two models side by side: the share flagged at 0.5 (TPR of attack rows, FPR of benign ones). */
+export function formatThreatGroupComparison(names: readonly [string, string], a: readonly ThreatReportRow[], b: readonly ThreatReportRow[]): string {
+  const groups = [...new Set(a.map((r) => `${r.group}\u0000${r.label}`))].sort();
+  const lines = [`group                                                  label   rows  ${names[0].padStart(10)}  ${names[1].padStart(10)}   (share flagged at 0.5)`];
+  for (const key of groups) {
+    const [group, label] = key.split('\u0000') as [string, string];
+    const share = (rows: readonly ThreatReportRow[]) => {
+      const subset = rows.filter((r) => r.group === group && String(r.label) === label);
+      return subset.filter((r) => r.score >= 0.5).length / subset.length;
+    };
+    const n = a.filter((r) => r.group === group && String(r.label) === label).length;
+    lines.push(`${group.slice(0, 54).padEnd(54)} ${label.padStart(5)}  ${String(n).padStart(5)}  ${f3(share(a)).padStart(10)}  ${f3(share(b)).padStart(10)}`);
+  }
+  return lines.join('\n');
+}

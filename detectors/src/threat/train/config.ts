@@ -1,5 +1,5 @@
 // The recipe of the shipped model, in one place: the training script uses it, the evaluation re-runs it
-// on held-out folds, and the metadata records it.
+// on held-out folds (beside the previous recipe, on the same folds), and the metadata records it.
 import { DEFAULT_THREAT_FEATURE_CONFIG, type ThreatFeatureConfig } from '../features.js';
 import type { ThreatRecipeOptions } from './recipe.js';
 
@@ -7,27 +7,38 @@ export const THREAT_TRAINING_SEED = 20250611;
 
 export const THREAT_FEATURES: ThreatFeatureConfig = DEFAULT_THREAT_FEATURE_CONFIG;
 
+/** The training rows: the attack grammar's pairs and seed, and the cap per source group and label. */
+export const THREAT_CORPUS = { synth: { seed: 20251125, pairs: 4000 }, capPerGroup: 600, seed: 20251125 } as const;
+
 /**
  * A linear head: on held-out source folds it matched a 16-unit MLP (ROC-AUC en 0.848 vs 0.851,
  * ru 0.598 vs 0.589) at a fifth of the training time and a sixteenth of the size (README.md).
+ * Indirect-injection documents (BIPIA, AgentDojo) weigh half: thousands of near-identical documents
+ * would otherwise teach that any instruction-like sentence is an attack (dataset README, caveats);
+ * their matched clean twins weigh the same, so what they teach is the inserted instruction.
  */
 export const THREAT_RECIPE: ThreatRecipeOptions = {
   train: {
     kind: 'linear',
     hidden: 1,
-    epochs: 6,
+    epochs: 4,
     batchSize: 32,
     learningRate: 0.01,
     weightDecay: 0.01,
     seed: THREAT_TRAINING_SEED,
     initScale: 0,
   },
-  balance: 'class',
-  calibrationFolds: 4,
+  balance: 'class+source',
+  groupWeights: { 'bipia:': 0.5, 'table-32:': 0.5 },
+  calibrationFolds: 3,
   calibrationRules: true,
   calibrationL2: 1,
 };
 
+/** threat-v1's recipe and features, re-run by eval:threat on the same folds for comparison. */
+export const THREAT_V1_FEATURES: ThreatFeatureConfig = { ...DEFAULT_THREAT_FEATURE_CONFIG, positionWeight: 0 };
+export const THREAT_V1_RECIPE: ThreatRecipeOptions = { ...THREAT_RECIPE, balance: 'class', groupWeights: {} };
+
 /** Folds of the held-out-by-source evaluation (eval:threat). */
-export const THREAT_EVAL_FOLDS = 6;
+export const THREAT_EVAL_FOLDS = 5;
 export const THREAT_EVAL_SEED = 7;

@@ -15,7 +15,10 @@ t.test('licences follow the dataset README: NC and GPL sources are development-o
   t.equal(threatSourceLicence('cyberark/FuzzyAI:src/fuzzyai/resources/benign_prompts.txt').table, 11, 'the longest prefix wins');
   t.equal(threatSourceLicence('cyberark/FuzzyAI:src/fuzzyai/resources/Jailbreaks.md').table, 5);
   t.throws(() => threatSourceLicence('someone/unknown:file.txt'), /without a licence entry/);
-  t.equal(new Set(THREAT_SOURCE_LICENCES.map((e) => e.table)).size, 21, 'all 21 rows of the table');
+  t.ok([...Array(21).keys()].every((i) => THREAT_SOURCE_LICENCES.some((e) => e.table === i + 1)), 'all 21 rows of the v1 table');
+  t.equal(threatSourceLicence('EasyJailbreak/EasyJailbreak:easyjailbreak/seed/seed_template.json#attack/MJP').use, 'development-only');
+  t.equal(threatSourceLicence('romanlutz/PyRIT:pyrit/datasets/prompt_templates/jailbreak/pliny/amazon/nova.yaml').use, 'development-only');
+  t.equal(threatSourceLicence('romanlutz/PyRIT:pyrit/datasets/prompt_templates/jailbreak/cody.yaml#aug=typos').use, 'ship');
 });
 
 t.test('source groups keep translations together and split attack kinds', async (t) => {
@@ -37,6 +40,27 @@ t.test('source groups keep translations together and split attack kinds', async 
     threatSourceGroup('meta-llama/PurpleLlama:CybersecurityBenchmarks/datasets/prompt_injection/prompt_injection.json'),
     'the benign FRR set is not the injection set',
   );
+});
+
+t.test('v2 groups: augmented rows stay with their source, BIPIA by carrier, the grammar by family', async (t) => {
+  t.equal(
+    threatSourceGroup('HiveTrace/HiveTraceRed:datasets/system_prompt_extraction_ru.csv#aug=translit'),
+    threatSourceGroup('HiveTrace/HiveTraceRed:datasets/system_prompt_extraction_ru.csv'),
+  );
+  t.equal(threatSourceGroup('microsoft/BIPIA:benchmark/table/train.jsonl'), 'bipia:table');
+  t.equal(threatSourceGroup('palisade/synth:persona/bare/none'), 'synth:persona');
+  t.equal(
+    threatSourceGroup('meta-llama/PurpleLlama:CybersecurityBenchmarks/datasets/mitre_frr/frr_multilingual_machine_translated.json'),
+    threatSourceGroup('meta-llama/PurpleLlama:CybersecurityBenchmarks/datasets/mitre_frr/mitre_frr.json'),
+  );
+});
+
+t.test('a v2 row ships by its own licence_ok', async (t) => {
+  const rows = [
+    { text: 'a', label: 0 as const, source: 'kristaller486/RuQualBench:x', lang: 'ru', licence_ok: false },
+    { text: 'b', label: 0 as const, source: 'deepmind/xquad:xquad.de.json', lang: 'de', licence_ok: true },
+  ];
+  t.same(threatShippableRows(rows).map((r) => r.text), ['b']);
 });
 
 t.test('loading validates each line', async (t) => {

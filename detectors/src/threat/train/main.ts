@@ -1,6 +1,6 @@
-// npm run train:threat — trains the shipped threat model from ../shared/datasets/injection-train.jsonl
-// (permissive-licence rows only), checks the ONNX graph against the JS forward pass, prints its figures
-// and writes detectors/models/threat/{threat-v1.onnx, threat-v1.json, NOTICE.md}.
+// npm run train:threat — trains the shipped threat model from ../shared/datasets/injection-train-v2.jsonl
+// (licence_ok rows only) and the attack grammar's rows, checks the ONNX graph against the JS forward
+// pass, prints its figures and writes detectors/models/threat/{<name>.onnx, <name>.json, NOTICE.md}.
 // Options: --data <jsonl> --out <dir> --name <model name>.
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
@@ -9,8 +9,9 @@ import { threatModelDir, THREAT_MODEL_NAME } from '../model-files.js';
 import { THREAT_ONNX_INPUTS, THREAT_ONNX_OUTPUTS } from '../onnx-graph.js';
 import { packThreatWindows } from '../detector.js';
 import { formatThreatGroupTable, formatThreatLanguageTable, threatLanguageFigures, type ThreatReportRow } from '../eval/report.js';
-import { THREAT_FEATURES, THREAT_RECIPE, THREAT_TRAINING_SEED } from './config.js';
-import { loadThreatDataset, threatDatasetPath, threatShippableRows, threatSourceLicence } from './dataset.js';
+import { THREAT_FEATURES, THREAT_RECIPE, THREAT_CORPUS, THREAT_TRAINING_SEED } from './config.js';
+import { threatCorpus } from './corpus.js';
+import { loadThreatDataset, threatDatasetPath, threatReportLanguage } from './dataset.js';
 import { buildThreatArtifacts, threatNoticeMarkdown, writeThreatArtifacts } from './export.js';
 import { featurizeThreatRows, threatRowScore, trainThreatModel, type ThreatFeaturizedRow } from './recipe.js';
 import { createHash } from 'node:crypto';
@@ -26,9 +27,8 @@ async function main(): Promise<void> {
   const started = performance.now();
 
   const all = loadThreatDataset(dataPath);
-  const shippable = threatShippableRows(all);
-  const excluded = all.filter((r) => threatSourceLicence(r.source).use !== 'ship');
-  log(`data: ${dataPath} — ${all.length} rows; ${shippable.length} from permissive sources train the model, ${excluded.length} (CC BY-NC / GPL) are left out`);
+  const { training: shippable, excluded } = threatCorpus(all, THREAT_CORPUS);
+  log(`data: ${dataPath} — ${all.length} rows, ${excluded.length} of them left out (licence_ok false); with the grammar's rows and at most ${THREAT_CORPUS.capPerGroup} per source group and label, ${shippable.length} rows train the model`);
 
   const extractor = createThreatFeatureExtractor(THREAT_FEATURES);
   const rows = featurizeThreatRows(shippable, extractor);
@@ -37,18 +37,19 @@ async function main(): Promise<void> {
 
   const model = trainThreatModel(rows, 2 ** THREAT_FEATURES.dimensionsLog2, THREAT_RECIPE, log);
   const report = (scored: ThreatFeaturizedRow[]): ThreatReportRow[] =>
-    scored.map((r) => ({ score: threatRowScore(model.head, model.calibration, r.features), label: r.row.label, lang: r.row.lang, group: r.group }));
-  const outOfFold: ThreatReportRow[] = model.outOfFold.map((s) => ({ score: s.score, label: s.row.label, lang: s.row.lang, group: s.group }));
+    scored.map((r) => ({ score: threatRowScore(model.head, model.calibration, r.features), label: r.row.label, lang: threatReportLanguage(r.row.lang), group: r.group }));
+  const outOfFold: ThreatReportRow[] = model.outOfFold.map((s) => ({ score: s.score, label: s.row.label, lang: threatReportLanguage(s.row.lang), group: s.group }));
+  const langs = ['en', 'ru', 'de', 'fr', 'es', 'zh', 'other', 'all'];
   const training = report(rows);
   const devOnly = report(heldOutByLicence);
   const figures = (scored: ThreatReportRow[], langs: string[]) => Object.fromEntries(langs.map((l) => [l, threatLanguageFigures(scored, l)]));
 
   log('\nCalibration split — out-of-fold scores of the cross-fitted calibration (source-group folds; development figures):');
-  log(formatThreatLanguageTable(['en', 'ru', 'all'].map((l) => threatLanguageFigures(outOfFold, l))));
+  log(formatThreatLanguageTable(langs.map((l) => threatLanguageFigures(outOfFold, l))));
   log('\nFinal model on its own training rows (fit, not quality):');
-  log(formatThreatLanguageTable(['en', 'ru', 'all'].map((l) => threatLanguageFigures(training, l))));
-  log('\nFinal model on the sources left out for their licence (never trained on; English only):');
-  log(formatThreatLanguageTable([threatLanguageFigures(devOnly, 'en')]));
+  log(formatThreatLanguageTable(langs.map((l) => threatLanguageFigures(training, l))));
+  log('\nFinal model on the sources left out for their licence (never trained on):');
+  log(formatThreatLanguageTable(['en', 'zh', 'all'].map((l) => threatLanguageFigures(devOnly, l))));
   log(formatThreatGroupTable(devOnly));
 
   const artifacts = buildThreatArtifacts({
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
     recipe: THREAT_RECIPE,
     training: {
       data: {
-        file: 'injection-train.jsonl',
+        file: 'injection-train-v2.jsonl',
+        corpus: THREAT_CORPUS,
         sha256: createHash('sha256').update(readFileSync(dataPath)).digest('hex'),
         rows: shippable.length,
         positives: shippable.filter((r) => r.label === 1).length,
@@ -70,9 +72,9 @@ async function main(): Promise<void> {
       sourceGroups: [...new Set(rows.map((r) => r.group))].sort(),
     },
     figures: {
-      calibrationOutOfFold: figures(outOfFold, ['en', 'ru', 'all']),
-      trainingFit: figures(training, ['en', 'ru', 'all']),
-      licenceExcludedSources: figures(devOnly, ['en']),
+      calibrationOutOfFold: figures(outOfFold, langs),
+      trainingFit: figures(training, langs),
+      licenceExcludedSources: figures(devOnly, ['en', 'zh', 'all']),
     },
   });
 

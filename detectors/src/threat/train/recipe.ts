@@ -23,20 +23,32 @@ export function featurizeThreatRows(rows: readonly ThreatTrainingRow[], extracto
 
 export type ThreatBalance = 'class' | 'class+source';
 
+/** Loss multipliers by source-group prefix (e.g. `bipia:` 0.5): how much a kind of source should teach. */
+export type ThreatGroupWeights = Readonly<Record<string, number>>;
+
+export function threatGroupWeight(weights: ThreatGroupWeights, group: string): number {
+  let best = '';
+  for (const prefix of Object.keys(weights)) if (group.startsWith(prefix) && prefix.length > best.length) best = prefix;
+  return best === '' ? 1 : weights[best]!;
+}
+
 /**
  * Loss weights: each language's two classes weigh the same in total; with `class+source`, within a
  * class every source group weighs as the square root of its size (big sources dominate less, a
  * held-out source looks more like one of many). A row's weight is shared by its windows.
  */
-export function threatExamples(rows: readonly ThreatFeaturizedRow[], balance: ThreatBalance): ThreatExample[] {
-  const cell = (r: ThreatFeaturizedRow) => `${r.row.lang}|${r.row.label}`;
+export function threatExamples(rows: readonly ThreatFeaturizedRow[], balance: ThreatBalance, groupWeights: ThreatGroupWeights = {}): ThreatExample[] {
+  // English and Russian are balanced on their own; the other languages share one balance, since a
+  // language with a few dozen positives would otherwise give each of them hundreds of times the weight.
+  const langOf = (r: ThreatFeaturizedRow) => (r.row.lang === 'en' || r.row.lang === 'ru' ? r.row.lang : 'xx');
+  const cell = (r: ThreatFeaturizedRow) => `${langOf(r)}|${r.row.label}`;
   const cellCount = new Map<string, number>();
   const groupCount = new Map<string, number>();
   const langCount = new Map<string, number>();
   for (const r of rows) {
     cellCount.set(cell(r), (cellCount.get(cell(r)) ?? 0) + 1);
     groupCount.set(`${cell(r)}|${r.group}`, (groupCount.get(`${cell(r)}|${r.group}`) ?? 0) + 1);
-    langCount.set(r.row.lang, (langCount.get(r.row.lang) ?? 0) + 1);
+    langCount.set(langOf(r), (langCount.get(langOf(r)) ?? 0) + 1);
   }
   // Per cell, the source weights sum to the cell's row count, so the class balance is unchanged.
   const sourceFactor = new Map<string, number>();
@@ -49,8 +61,8 @@ export function threatExamples(rows: readonly ThreatFeaturizedRow[], balance: Th
   }
   const out: ThreatExample[] = [];
   for (const r of rows) {
-    const classWeight = langCount.get(r.row.lang)! / (2 * cellCount.get(cell(r))!);
-    const weight = classWeight * (sourceFactor.get(`${cell(r)}|${r.group}`) ?? 1);
+    const classWeight = langCount.get(langOf(r))! / (2 * cellCount.get(cell(r))!);
+    const weight = classWeight * (sourceFactor.get(`${cell(r)}|${r.group}`) ?? 1) * threatGroupWeight(groupWeights, r.group);
     const windows = r.features.windows;
     for (const vector of windows) out.push({ vector, label: r.row.label, weight: weight / windows.length });
   }
@@ -85,6 +97,8 @@ export function threatGroupFolds(rows: readonly ThreatFeaturizedRow[], k: number
 export interface ThreatRecipeOptions {
   train: Omit<ThreatTrainOptions, 'dimensions'>;
   balance: ThreatBalance;
+  /** Loss multipliers by source group (absent: 1). */
+  groupWeights?: ThreatGroupWeights;
   /** Folds of the cross-fitted calibration. */
   calibrationFolds: number;
   /** Whether the calibration takes the signal families as rule inputs (false: plain Platt). */
@@ -113,7 +127,7 @@ export function trainThreatModel(
     const inFold = rows.map((r) => folds.get(r.group) === f);
     const training = rows.filter((_, i) => !inFold[i]);
     log?.(`calibration fold ${f + 1}/${options.calibrationFolds}: ${training.length} training rows, ${rows.length - training.length} held out`);
-    const head = trainThreatHead(threatExamples(training, options.balance), trainOptions);
+    const head = trainThreatHead(threatExamples(training, options.balance, options.groupWeights), trainOptions);
     rows.forEach((r, i) => {
       if (inFold[i]) logits[i] = threatPromptLogit(head, r.features.windows);
     });
@@ -122,7 +136,7 @@ export function trainThreatModel(
   const calibration = fitThreatCalibration(logits, rules, rows.map((r) => r.row.label), { l2: options.calibrationL2 });
   log?.(`calibration on ${rows.length} out-of-fold logits: a=${calibration.a.toFixed(4)} b=${calibration.b.toFixed(4)} rules=[${calibration.ruleWeights.map((w) => w.toFixed(2)).join(', ')}]`);
   log?.(`final head on all ${rows.length} rows`);
-  const head = trainThreatHead(threatExamples(rows, options.balance), trainOptions, log);
+  const head = trainThreatHead(threatExamples(rows, options.balance, options.groupWeights), trainOptions, log);
   return {
     head,
     calibration,

@@ -1,0 +1,138 @@
+// The attack grammar: seeded templates with slots (family × framing × payload × obfuscation × language)
+// that produce an attack and, beside it, a benign twin built from the same family's innocent uses of the
+// same words, the same framing and language, and often a benign output constraint ("answer in JSON").
+// Rows carry `source` = palisade/synth:<family>/<framing>/<obfuscation>, so held-out evaluation can
+// leave a whole family out.
+import type { ThreatTrainingRow } from '../dataset.js';
+import { createThreatRandom, type ThreatRandom } from '../prng.js';
+import { SYNTH_ECHOES, SYNTH_FAMILIES, SYNTH_LANGUAGES, SYNTH_LEXICONS, SYNTH_PERSONA_NAMES, type SynthDirectFamily, type SynthFamily, type SynthLanguage, type SynthLexicon } from './lexicon.js';
+import { obfuscateSynth, SYNTH_OBFUSCATIONS, type SynthObfuscation } from './obfuscate.js';
+
+export const SYNTH_FRAMINGS = ['bare', 'after_task', 'before_task', 'delimited', 'quoted'] as const;
+export type SynthFraming = (typeof SYNTH_FRAMINGS)[number];
+
+export const SYNTH_CARRIERS = ['email', 'web_page', 'table', 'code_comment', 'tool_result'] as const;
+export type SynthCarrier = (typeof SYNTH_CARRIERS)[number];
+
+export interface SynthOptions {
+  seed: number;
+  /** Attack / twin pairs; the rows are twice as many. */
+  pairs: number;
+  families?: readonly SynthFamily[];
+  languages?: readonly SynthLanguage[];
+}
+
+const pick = <T>(random: ThreatRandom, items: readonly T[]): T => items[Math.floor(random.next() * items.length)]!;
+
+function fill(template: string, lex: SynthLexicon, random: ThreatRandom): string {
+  const name = pick(random, SYNTH_PERSONA_NAMES);
+  return template
+    .replaceAll('{p}', () => pick(random, lex.payloads))
+    .replaceAll('{n}', name)
+    .replaceAll('{e}', () => pick(random, SYNTH_ECHOES))
+    .replaceAll('{t}', () => pick(random, lex.tasks));
+}
+
+function frame(core: string, framing: SynthFraming, lex: SynthLexicon, random: ThreatRandom): string {
+  const task = pick(random, lex.tasks);
+  switch (framing) {
+    case 'bare':
+      return core;
+    case 'after_task':
+      return `${task[0]!.toUpperCase()}${task.slice(1)}. ${core}`;
+    case 'before_task':
+      return `${core}\n\n${task[0]!.toUpperCase()}${task.slice(1)}.`;
+    case 'delimited':
+      return `-----\n${core}\n-----`;
+    case 'quoted':
+      return `"${core}"`;
+  }
+}
+
+/** A document of the carrier's kind with `inner` (an instruction or a benign ask, or nothing) in its body. */
+function carry(carrier: SynthCarrier, lex: SynthLexicon, inner: string | undefined, random: ThreatRandom): string {
+  const lines = random.shuffle([...lex.documentLines]).slice(0, 3 + Math.floor(random.next() * 3));
+  const at = 1 + Math.floor(random.next() * (lines.length - 1));
+  if (inner !== undefined) lines.splice(at, 0, inner);
+  switch (carrier) {
+    case 'email':
+      return `From: m.keller@example.com\nSubject: ${lines[0]}\n\n${lines.join('\n')}`;
+    case 'web_page':
+      return `<html><body><h1>${lines[0]}</h1>${lines.map((l, i) => (l === inner && i % 2 === 0 ? `<!-- ${l} -->` : `<p>${l}</p>`)).join('')}</body></html>`;
+    case 'table':
+      return ['| # | note |', '|---|---|', ...lines.map((l, i) => `| ${i + 1} | ${l} |`)].join('\n');
+    case 'code_comment':
+      return ['def report(rows):', ...lines.map((l) => `    # ${l}`), '    return rows'].join('\n');
+    case 'tool_result':
+      return JSON.stringify({ status: 'ok', results: lines.map((text, id) => ({ id, text })) });
+  }
+}
+
+interface SynthPair {
+  attack: string;
+  twin: string;
+  framing: string;
+  obfuscation: SynthObfuscation;
+}
+
+function directPair(family: SynthDirectFamily, lex: SynthLexicon, random: ThreatRandom): SynthPair {
+  const framing = pick(random, SYNTH_FRAMINGS);
+  const obfuscation: SynthObfuscation = random.next() < 0.55 ? 'none' : pick(random, SYNTH_OBFUSCATIONS);
+  const core = obfuscateSynth(fill(pick(random, lex.attacks[family]), lex, random), obfuscation, random);
+  // A third of the twins carry a benign output constraint, the rest are the family's innocent uses.
+  const twinCore = random.next() < 0.33 ? `${fill(pick(random, lex.twins[family]), lex, random)} ${pick(random, lex.constraints)}` : fill(pick(random, lex.twins[family]), lex, random);
+  return { attack: frame(core, framing, lex, random), twin: frame(twinCore, framing, lex, random), framing, obfuscation };
+}
+
+function splittingPair(lex: SynthLexicon, random: ThreatRandom): SynthPair {
+  const sentence = fill(pick(random, lex.attacks.override), lex, random);
+  const cut = Math.max(1, Math.floor(sentence.length * (0.3 + 0.4 * random.next())));
+  const attack = pick(random, lex.splitting).replace('{a}', sentence.slice(0, cut)).replace('{b}', sentence.slice(cut));
+  return { attack, twin: `${pick(random, lex.splittingTwins)} ${random.next() < 0.5 ? pick(random, lex.constraints) : ''}`.trim(), framing: 'variables', obfuscation: 'none' };
+}
+
+function indirectPair(lex: SynthLexicon, random: ThreatRandom): SynthPair {
+  const carrier = pick(random, SYNTH_CARRIERS);
+  const family = pick(random, ['override', 'goal_hijack', 'extraction', 'refusal_suppression'] as const);
+  const obfuscation: SynthObfuscation = random.next() < 0.8 ? 'none' : pick(random, ['homoglyphs', 'typos', 'leetspeak'] as const);
+  const instruction = obfuscateSynth(fill(pick(random, lex.attacks[family]), lex, random), obfuscation, random);
+  const task = pick(random, lex.tasks);
+  // The same user request and the same kind of document; the twin's document has no instruction or a
+  // benign ask of its own, and half the time the user adds an output constraint.
+  const ask = random.next() < 0.5 ? pick(random, lex.documentAsks) : undefined;
+  const constraint = random.next() < 0.5 ? ` ${pick(random, lex.constraints)}` : '';
+  const seed = Math.floor(random.next() * 2 ** 31);
+  const attackDoc = carry(carrier, lex, instruction, createThreatRandom(seed));
+  const twinDoc = carry(carrier, lex, ask, createThreatRandom(seed));
+  return { attack: `${task}:${constraint}\n\n${attackDoc}`, twin: `${task}:${constraint}\n\n${twinDoc}`, framing: carrier, obfuscation };
+}
+
+/** Attack / benign-twin rows, reproducible from the seed; families and languages in turn. */
+export function generateSynthRows(options: SynthOptions): ThreatTrainingRow[] {
+  const random = createThreatRandom(options.seed);
+  const families = options.families ?? SYNTH_FAMILIES;
+  const languages = options.languages ?? SYNTH_LANGUAGES;
+  const rows: ThreatTrainingRow[] = [];
+  const seen = new Set<string>();
+  // Each (family, language) slot gets a few draws for a text not seen yet; a slot whose combinations
+  // are used up is skipped, so a small family never blocks the others.
+  for (let i = 0; i < options.pairs; i++) {
+    const family = families[i % families.length]!;
+    const lang = languages[Math.floor(i / families.length) % languages.length]!;
+    const lex = SYNTH_LEXICONS[lang];
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const pair = family === 'indirect' ? indirectPair(lex, random) : family === 'payload_splitting' ? splittingPair(lex, random) : directPair(family, lex, random);
+      if (seen.has(pair.attack)) continue;
+      seen.add(pair.attack);
+      const source = `palisade/synth:${family}/${pair.framing}/${pair.obfuscation}`;
+      rows.push({ text: pair.attack, label: 1, source, lang, licence_ok: true });
+      // The twin lists are small: a repeated twin is left out rather than weighted twice.
+      if (!seen.has(pair.twin)) {
+        seen.add(pair.twin);
+        rows.push({ text: pair.twin, label: 0, source, lang, licence_ok: true });
+      }
+      break;
+    }
+  }
+  return rows;
+}
