@@ -86,7 +86,8 @@ export function adversarialFamilies(): AdversarialFamily[] {
     }
   }
   for (const [name, unit] of Object.entries(NEAR_MISSES)) families.push({ name: `near-miss ${name}`, build: (size) => repeatTo(unit, size) });
-  families.push({ name: 'letters then address', build: (size) => `${repeatTo('a', size - 6)}@a.com` });
-  families.push({ name: 'digits then phone', build: (size) => `${repeatTo('7', size - 17)} +7 916 123-45-67` });
+  const runThen = (unit: string, tail: string) => (size: number) => (repeatTo(unit, Math.max(0, size - tail.length)) + tail).slice(0, size);
+  families.push({ name: 'letters then address', build: runThen('a', '@a.com') });
+  families.push({ name: 'digits then phone', build: runThen('7', ' +7 916 123-45-67') });
   return families;
 }
