@@ -93,10 +93,8 @@ function scanGroups(input: PiiScanInput, g: number, out: PiiCandidate[]): void {
   if (run.length < 2 || run.length > LONGEST_LAYOUT || continuesBefore(input, g)) return;
   for (const layout of LAYOUTS) {
     if (run.length < layout.length || !layout.every((length, k) => run[k] === length)) continue;
-    // A group of four more on the same separator makes it a longer number (an account), not a card;
-    // after the 19-digit layouts any further group does.
-    const next = run[layout.length];
-    if (next !== undefined && (next === 4 || layout.length > 4)) continue;
+    // A further group on the same separator makes it a longer number (an account), not a card.
+    if (run.length > layout.length) continue;
     accept(input, index.starts[g]!, index.ends[g + layout.length - 1]!, true, out);
   }
 }

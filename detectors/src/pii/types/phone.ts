@@ -220,15 +220,18 @@ const LONGEST_EXIT = 3;
 
 const exitPrefixAt = (text: string, at: number) => text.charCodeAt(at) === 48 && (text.charCodeAt(at + 1) === 48 || text.startsWith('11', at + 1));
 
-/** A number written with an exit prefix: counts only when the rest is a valid international number. */
-function judgeExit(input: PiiScanInput, w: Window, lookup: Lookup): number {
+/** A number written with an exit prefix: judged as the same number written with "+". */
+function judgeExit(input: PiiScanInput, w: Window, lookup: Lookup, regions: readonly CountryCode[]): number {
   for (const prefix of EXIT_PREFIXES) {
     if (!w.digits.startsWith(prefix)) continue;
     const rest = w.digits.slice(prefix.length);
-    if (rest.length < MIN_INTERNATIONAL || rest.length > MAX_DIGITS || allSameDigit(rest)) continue;
-    if (!lookup(rest)?.valid) continue;
-    const context = verdict(input.contextBefore(w.start), 'PHONE_NUMBER');
-    return context.own ? 0.95 : context.other || context.negative ? 0.2 : 0.85;
+    if (rest.length > MAX_DIGITS) continue;
+    const lengths = w.shape.split('-').map(Number);
+    lengths[0]! -= prefix.length;
+    if (lengths[0]! < 0) continue;
+    if (lengths[0] === 0) lengths.shift();
+    const score = judge(input, { ...w, digits: rest, shape: lengths.join('-'), groups: lengths.length }, true, lookup, regions);
+    if (score > 0) return score;
   }
   return 0;
 }
@@ -267,7 +270,7 @@ export const phoneRule: PiiRule = {
         const spanStart = plus || bracket ? groupStart - 1 : groupStart;
         const exit = !plus && !bracket && exitPrefixAt(text, groupStart);
         for (const w of windowsAt(text, index, g, spanStart, plus || exit, exit ? LONGEST_EXIT : 0)) {
-          const score = exit ? judgeExit(input, w, lookup) : judge(input, w, plus, lookup, regions);
+          const score = exit ? judgeExit(input, w, lookup, regions) : judge(input, w, plus, lookup, regions);
           if (score <= 0) continue;
           const end = extensionEnd(text, w.end);
           if (standaloneNumber(text, w.start, end, { allowPlus: true })) {
