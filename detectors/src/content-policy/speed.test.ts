@@ -20,7 +20,5 @@ t.test('the measurement runs and reports both lookup paths', async (t) => {
   t.equal(report.textLength, 4096);
   t.ok(report.withRevision.p50Ms > 0 && report.withRevision.p50Ms <= report.withRevision.p99Ms);
   t.ok(report.withFingerprint.p99Ms <= report.withFingerprint.maxMs);
-  // A guard against a pathological regression only (shared CI machines); the figure itself is speed-main's.
-  t.ok(report.withRevision.p50Ms < 50, `p50 ${report.withRevision.p50Ms} ms`);
   t.match(formatContentPolicySpeed(report), /1000 rules \(500 keywords, 500 regexes\).*\n.*compile[\s\S]*p99/);
 });

@@ -12,8 +12,6 @@ t.test('the measurement runs and prints one line per text', async (t) => {
   t.same(report.map((r) => r.changed), [false, false, true, true]);
   for (const r of report) {
     t.ok(r.p50Us > 0 && r.p50Us <= r.p99Us, r.name);
-    // A guard against a pathological regression only (shared machines); the figure itself is printed.
-    t.ok(r.meanUs < 5000, `${r.name}: mean ${r.meanUs} µs`);
   }
   const text = formatHomoglyphSpeed(report);
   t.comment(text);

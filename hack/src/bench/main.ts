@@ -7,6 +7,8 @@
 //   inspected the same with an ACTIVE profile doing full CPU inspection (issue 4): every PII type in
 //            mask mode, 20 keyword + 20 regex content-policy rules on both sides, the threat model,
 //            homoglyph normalization and response scanning, on a 2 KB prompt echoed as a 2 KB answer
+//   adversarial  every CPU detector in-process on generated worst-case inputs at 64 KiB and 1 MiB
+//            (adversarial.ts, in a process of its own): linear time on any input
 //
 // Each scenario gets a fresh mock upstream process, the bare proxy and the Palisade stack run in
 // their own processes too, and autocannon runs here; scenarios run one after the other, and a
@@ -31,6 +33,8 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'cli', 'dist', 'main.js');
 const BARE_PROXY = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
 const DETECTOR_BENCH = join(ROOT, 'detectors', 'dist', 'bench', 'main.js');
+const ADVERSARIAL_BENCH = fileURLToPath(new URL('./adversarial-main.js', import.meta.url));
+const ADVERSARIAL = 'adversarial';
 const OUT_FILE = join(ROOT, '.bench', 'last-run.json');
 const HOST = '127.0.0.1';
 const TENANT = 'default';
@@ -44,7 +48,8 @@ const USAGE = `usage: npm run bench -- [options]
   --latency-connections <n>
                       then the same request one at a time on n connections, for latency without
                       queueing (default 1, or BENCH_LATENCY_CONNECTIONS; 0 = skip that phase)
-  --only <list>       comma-separated subset of ${SCENARIOS.join(',')} (default: all)
+  --only <list>       comma-separated subset of ${SCENARIOS.join(',')},adversarial (default: all)
+  --families <list>   adversarial suite: only the input families whose name contains one of these
   --out <file>        JSON results file (default .bench/last-run.json)
   --no-detectors      skip the detectors' in-process speed figures printed at the end
   --soak <s>          after the inspected scenario, a paced soak of s seconds (600 for the
@@ -61,6 +66,9 @@ interface Options {
   warmupSec: number;
   connections: number;
   only: ScenarioName[];
+  /** Run the adversarial suite (adversarial-main.ts). */
+  adversarial: boolean;
+  families: string | undefined;
   out: string;
   /** A directory for the gateway's --cpu-prof output. */
   profileDir: string | undefined;
@@ -79,6 +87,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       connections: { type: 'string' },
       'latency-connections': { type: 'string' },
       only: { type: 'string' },
+      families: { type: 'string' },
       out: { type: 'string' },
       'no-detectors': { type: 'boolean' },
       profile: { type: 'string' },
@@ -93,11 +102,12 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) throw new UsageError(`bad ${name} "${raw}"`);
     return value;
   };
-  const only = (values.only ?? SCENARIOS.join(','))
+  const only = (values.only ?? [...SCENARIOS, ADVERSARIAL].join(','))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const name of only) if (!(SCENARIOS as readonly string[]).includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${SCENARIOS.join(', ')})`);
+  const known: readonly string[] = [...SCENARIOS, ADVERSARIAL];
+  for (const name of only) if (!known.includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${known.join(', ')})`);
   if (only.length === 0) throw new UsageError('--only names no scenario');
   return {
     durationSec: number('--duration', values.duration ?? env.BENCH_DURATION, 10, 1, true),
@@ -107,6 +117,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     latencyConnections: number('--latency-connections', values['latency-connections'] ?? env.BENCH_LATENCY_CONNECTIONS, 1, 0, true),
     // Run in the fixed order whatever order --only lists them in.
     only: SCENARIOS.filter((s) => only.includes(s)),
+    adversarial: only.includes(ADVERSARIAL),
+    families: values.families,
     out: values.out ? resolve(values.out) : OUT_FILE,
     profileDir: values.profile ? resolve(values.profile) : undefined,
     soakSec: number('--soak', values.soak ?? env.BENCH_SOAK, 0, 0, true),
@@ -400,9 +412,19 @@ async function runDetectorBench(): Promise<boolean> {
     log(`${DETECTOR_BENCH} is missing; detector figures skipped`);
     return false;
   }
-  const child = spawn(process.execPath, [DETECTOR_BENCH], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  return runChild([DETECTOR_BENCH]);
+}
+
+async function runChild(args: string[]): Promise<boolean> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   const code = await new Promise<number | null>((resolveCode) => child.on('close', resolveCode));
   return code === 0;
+}
+
+/** The adversarial suite, with a collection before each timed call (--expose-gc). */
+async function runAdversarialBench(options: Options): Promise<boolean> {
+  log('adversarial suite: every CPU detector on worst-case inputs at 64 KiB and 1 MiB');
+  return runChild(['--expose-gc', ADVERSARIAL_BENCH, ...(options.families ? ['--families', options.families] : [])]);
 }
 
 async function main(): Promise<number> {
@@ -421,6 +443,7 @@ async function main(): Promise<number> {
     process.stderr.write(`bench: ${CLI} is missing; build first (npm run build)\n`);
     return 1;
   }
+  if (options.only.length === 0) return (await runAdversarialBench(options)) ? 0 : 1;
   installCleanup();
   const startedAt = new Date();
   const outcomes: ScenarioOutcome[] = [];
@@ -439,7 +462,8 @@ async function main(): Promise<number> {
   writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nresults written to ${options.out}\n`);
   const detectorsOk = options.detectors ? await runDetectorBench() : true;
-  return outcomes.some(failed) || !detectorsOk ? 1 : 0;
+  const adversarialOk = options.adversarial ? await runAdversarialBench(options) : true;
+  return outcomes.some(failed) || !detectorsOk || !adversarialOk ? 1 : 0;
 }
 
 // Explicit exit: keep-alive sockets and timers of the load client must not hold the process open.

@@ -33,15 +33,32 @@ export function luhnComplete(body: string): string {
   throw new Error('unreachable');
 }
 
+/** Cards of other lengths than 16 (prefix, length, printed layout): AmEx, Diners, Visa 13/19, UnionPay. */
+const OTHER_CARDS: ReadonlyArray<readonly [string, number, readonly number[]]> = [
+  ['34', 15, [4, 6, 5]],
+  ['37', 15, [4, 6, 5]],
+  ['36', 14, [4, 6, 4]],
+  ['38', 14, [4, 6, 4]],
+  ['4', 13, [4, 4, 5]],
+  ['4', 19, [4, 4, 4, 4, 3]],
+  ['62', 19, [4, 4, 4, 4, 3]],
+];
+const LAYOUTS = new Map(OTHER_CARDS.map(([prefix, length, layout]) => [`${prefix[0]}:${length}`, layout]));
+
 export function cardDigits(rng: Rng): string {
+  if (rng.chance(0.2)) {
+    const [prefix, length] = rng.pick(OTHER_CARDS);
+    return luhnComplete(prefix + rng.digits(length - 1 - prefix.length));
+  }
   const prefix = rng.pick(CARD_PREFIXES);
   return luhnComplete(prefix + rng.digits(15 - prefix.length));
 }
 
 export function formatCard(rng: Rng, digits: string): string {
   const form = rng.int(0, 9);
-  if (form < 5) return group(digits, [4, 4, 4, 4], ' ');
-  if (form < 7) return group(digits, [4, 4, 4, 4], '-');
+  const layout = digits.length === 16 ? [4, 4, 4, 4] : (LAYOUTS.get(`${digits[0]}:${digits.length}`) ?? [digits.length]);
+  if (form < 5) return group(digits, layout, ' ');
+  if (form < 7) return group(digits, layout, '-');
   return digits;
 }
 
@@ -139,6 +156,8 @@ export function russianPhone(rng: Rng): string {
 
 const COUNTRIES: CountryCode[] = ['US', 'GB', 'DE', 'FR', 'KZ', 'BY', 'UA', 'IT', 'ES', 'TR', 'IN', 'CN', 'AE', 'UZ', 'AM', 'GE', 'PL', 'NL', 'IL', 'BR'];
 
+const TRUNK_ZERO = new Set<string>(['DE', 'FR', 'CH', 'GB', 'AT', 'NL', 'BE']);
+
 export function internationalPhone(rng: Rng): string {
   for (;;) {
     const country = rng.pick(COUNTRIES);
@@ -149,9 +168,12 @@ export function internationalPhone(rng: Rng): string {
     const varied = national.slice(0, national.length - 4) + rng.digits(4);
     const number = parsePhoneNumberFromString(`+${example.countryCallingCode}${varied}`);
     if (!number?.isValid()) continue;
-    const form = rng.int(0, 5);
+    const form = rng.int(0, 7);
     if (form <= 2) return number.formatInternational();
     if (form === 3) return number.number as string;
+    // "00" instead of "+", and the trunk "(0)" of countries that dial 0 at home ("+41 (0)44 …").
+    if (form === 6) return number.formatInternational().replace(/^\+/, '00');
+    if (form === 7 && TRUNK_ZERO.has(country)) return number.formatInternational().replace(/^(\+\d+) /, '$1 (0)');
     if (country === 'US') return `+1 (${varied.slice(0, 3)}) ${varied.slice(3, 6)}-${varied.slice(6)}`;
     return number.formatInternational().replace(/ /g, '-');
   }

@@ -43,8 +43,9 @@ const STEMS: Readonly<Record<CtxKind, Stems>> = {
     words: ['tel', 'ph', 'mob', 'sms', 'msisdn'],
   },
   PASSPORT_RF: {
-    prefixes: ['паспорт', 'passport', 'серия', 'серии', 'выдан'],
-    words: [],
+    prefixes: ['паспорт', 'passport', 'серия', 'серии', 'выдан', 'удостоверени'],
+    // "DOC_NUMBER=", "doc_no:", "pasp_num": the keys of configs and exports.
+    words: ['doc', 'docnum', 'docno', 'pasp', 'psp'],
   },
   NEGATIVE: {
     prefixes: [

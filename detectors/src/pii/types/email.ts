@@ -31,9 +31,9 @@ const isLocalChar = (c: number) =>
 
 const isDomainChar = (c: number) => isAsciiAlnum(c) || c === 45 || c === 46 || (c > 127 && isLetter(c));
 
-function validLabel(label: string): boolean {
-  if (label.length === 0 || label.length > MAX_LABEL) return false;
-  return label.charCodeAt(0) !== 45 && label.charCodeAt(label.length - 1) !== 45;
+function validLabel(text: string, start: number, end: number): boolean {
+  if (end - start > MAX_LABEL) return false;
+  return text.charCodeAt(start) !== 45 && text.charCodeAt(end - 1) !== 45;
 }
 
 function validTld(label: string): boolean {
@@ -57,45 +57,63 @@ function urlCredentials(text: string, localStart: number): boolean {
   return false;
 }
 
-/** The address around the "@" at `at`, or undefined. Cheap checks first: most "@" are no address. */
-function addressAt(text: string, at: number): PiiCandidate | undefined {
+/**
+ * The end of the domain after the "@" at `at` (labels up to the first empty one, at least two, each
+ * valid, an alphabetic last one), or -1. Reads at most 254 characters and allocates one slice.
+ */
+function domainEnd(text: string, at: number): number {
   // Domain: forward over domain characters (at most 253), without a trailing dot or dash.
   let right = at + 1;
   while (right < text.length && isDomainChar(text.charCodeAt(right)) && right - at <= MAX_DOMAIN) right++;
   while (right > at + 1 && (text.charCodeAt(right - 1) === 46 || text.charCodeAt(right - 1) === 45)) right--;
-  const lastDot = text.lastIndexOf('.', right - 1);
-  if (lastDot <= at + 1 || right - lastDot - 1 < 2) return undefined;
+  // The shortest domain is "a.bc".
+  if (right - at < 5) return -1;
+  let labels = 0;
+  let labelStart = at + 1;
+  let lastStart = -1;
+  let end = -1;
+  for (let i = at + 1; i <= right; i++) {
+    if (i < right && text.charCodeAt(i) !== 46) continue;
+    // An empty label ("a..b") ends the domain: what follows it is not part of the address.
+    if (i === labelStart) break;
+    if (!validLabel(text, labelStart, i)) return -1;
+    labels++;
+    lastStart = labelStart;
+    end = i;
+    labelStart = i + 1;
+  }
+  if (labels < 2 || !validTld(text.slice(lastStart, end))) return -1;
+  // "a@b.com@c": an "@" right after is not an address boundary.
+  return end < text.length && text.charCodeAt(end) === 64 ? -1 : end;
+}
+
+/** The start of the local part before the "@" at `at`, or -1. Reads at most 65 characters back. */
+function localStart(text: string, at: number): number {
   // Local part: back over local characters, at most 64 (a longer run is not an address).
   let left = at;
   while (left > 0 && isLocalChar(text.charCodeAt(left - 1))) {
     left--;
-    if (at - left > MAX_LOCAL) return undefined;
+    if (at - left > MAX_LOCAL) return -1;
   }
-  if (left === at) return undefined;
-
-  let local = text.slice(left, at);
   // "see...ivan@x.ru" and "--ivan@x.ru": the address starts after the punctuation.
-  const doubleDot = local.lastIndexOf('..');
-  if (doubleDot !== -1) {
-    left += doubleDot + 2;
-    local = text.slice(left, at);
+  for (let i = at - 2; i >= left; i--) {
+    if (text.charCodeAt(i) === 46 && text.charCodeAt(i + 1) === 46) {
+      left = i + 2;
+      break;
+    }
   }
   // A leading quote is the text's ("'ivan@x.ru'"); one inside the local part is the name's ("o'brien").
-  while (local.length > 0 && ".+-%'".includes(local[0]!)) {
-    left++;
-    local = local.slice(1);
-  }
-  if (local.length === 0 || local.endsWith('.')) return undefined;
-  if (urlCredentials(text, left)) return undefined;
+  while (left < at && ".+-%'".includes(text[left]!)) left++;
+  if (left === at || text.charCodeAt(at - 1) === 46) return -1;
+  return urlCredentials(text, left) ? -1 : left;
+}
 
-  const labels = text.slice(at + 1, right).split('.');
-  const empty = labels.indexOf('');
-  if (empty !== -1) labels.length = empty;
-  if (labels.length < 2 || !labels.every(validLabel) || !validTld(labels[labels.length - 1]!)) return undefined;
-  const end = at + 1 + labels.join('.').length;
-  // "a@b.com@c": an "@" right after is not an address boundary.
-  if (end < text.length && text.charCodeAt(end) === 64) return undefined;
-  return { start: left, end, score: 0.95 };
+/** The address around the "@" at `at`, or undefined. Cheap checks first: most "@" are no address. */
+function addressAt(text: string, at: number): PiiCandidate | undefined {
+  const end = domainEnd(text, at);
+  if (end === -1) return undefined;
+  const start = localStart(text, at);
+  return start === -1 ? undefined : { start, end, score: 0.95 };
 }
 
 export const emailRule: PiiRule = {

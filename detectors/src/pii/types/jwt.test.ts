@@ -1,4 +1,5 @@
 import t from 'tap';
+import { detectPii } from '../detect.js';
 import { found } from '../test-util.js';
 import { jwtRule } from './jwt.js';
 
@@ -14,6 +15,15 @@ t.test('three base64url segments with a JSON header naming its algorithm', async
   t.same(jwts(`unsigned ${unsigned} here`), [unsigned.slice(0, -1)], 'alg none: claims leak, the empty signature is not part of it');
   const jwe = `${b64({ alg: 'RSA-OAEP', enc: 'A256GCM' })}.${'a'.repeat(40)}.${'b'.repeat(16)}.${'c'.repeat(30)}.${'d'.repeat(22)}`;
   t.same(jwts(jwe), [jwe], 'an encrypted token (five segments)');
+});
+
+t.test('a JWT after a secret name is a JWT, not an API key, even cut before its signature', async (t) => {
+  const cut = SAMPLE.slice(0, SAMPLE.lastIndexOf('.'));
+  for (const text of [`token=${SAMPLE}`, `token=${cut}`, `TOKEN: ${cut}&next=1`, `"access_token": "${cut}"`]) {
+    const all = detectPii(text, { direction: 'output' });
+    t.same(all.map((e) => e.type), ['JWT'], text.slice(0, 30));
+  }
+  t.same(detectPii(`token=${cut}`, { direction: 'output' })[0]!.masked, 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.***.***');
 });
 
 t.test('base64 that is not a JWT', async (t) => {

@@ -2,7 +2,7 @@
 // JSON object naming its algorithm ("alg", or "enc" for JWE) and, for a signed token, the second decodes
 // to a JSON object of claims. Base64 that is not a token (a lone segment, a payload that is not JSON,
 // dotted words such as versions) does not count. An unsigned token ("alg": "none") or a token cut after
-// the second dot still leaks its claims and counts, with a lower score.
+// the claims (with or without the second dot) still leaks its claims and counts, with a lower score.
 // The scan jumps from each "eyJ" (the encoding of '{"') to the end of its run: linear in the text.
 // Mask (our choice): the header segment kept (it names the algorithm only), claims and signature "***".
 import type { PiiCandidate, PiiRule } from '../rule.js';
@@ -41,7 +41,7 @@ function tokenAt(text: string, start: number): { candidate?: PiiCandidate; next:
   const next = i;
   // "…signature." at the end of a sentence: the full stop opens no fourth segment.
   while (segments.length > 3 && segments[segments.length - 1]![0] === segments[segments.length - 1]![1]) segments.pop();
-  if (segments.length !== 3 && segments.length !== 5) return { next };
+  if (segments.length < 2 || segments.length === 4) return { next };
   const [h0, h1] = segments[0]!;
   const header = decodeJsonObject(text.slice(h0, h1));
   if (!header) return { next };
@@ -52,6 +52,8 @@ function tokenAt(text: string, start: number): { candidate?: PiiCandidate; next:
   if (typeof header.alg !== 'string') return { next };
   const [p0, p1] = segments[1]!;
   if (!decodeJsonObject(text.slice(p0, p1))) return { next };
+  // Header and claims without the signature ("token=<header>.<claims>"): the claims leak all the same.
+  if (segments.length === 2) return { candidate: { start, end: p1, score: 0.8 }, next };
   const [s0, s1] = segments[2]!;
   const signed = s1 - s0 >= 16 || (header.alg === 'none' && s1 === s0);
   // A trailing dot with nothing after it is punctuation; the token ends before it.

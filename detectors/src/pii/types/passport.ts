@@ -1,7 +1,8 @@
 // PASSPORT_RF: the internal passport's series (4 digits: 2 of the region, 2 of the year the blank was
 // printed) and number (6 digits). Written "45 08 123456", "4508 123456", "серия 45 08 № 123456",
 // "серия 4508 номер 123456", "Passport No. 4508 123456", or all ten digits together.
-// With a passport word nearby any of these forms counts. Without one, only the two grouped forms count,
+// With a passport word nearby (before the number, as the key of a key=value line such as
+// "DOC_NUMBER=4508123456", or as the header of its table column) any of these forms counts. Without one, only the two grouped forms count,
 // and only when the year digits are plausible (blanks since 1997), because "4508 123456" is otherwise
 // just two numbers. Ten digits in a row without a passport word are left to the INN rule.
 // The span runs from the first digit of the series to the last digit of the number.
@@ -10,7 +11,8 @@ import type { PiiCandidate, PiiRule, PiiScanInput } from '../rule.js';
 import { allSameDigit } from '../text/chars.js';
 import { Gap, groupLength } from '../text/digit-groups.js';
 import { standaloneNumber } from '../text/boundaries.js';
-import { verdict } from '../text/keywords.js';
+import { createColumnHeaders } from '../text/columns.js';
+import { verdict, wordFlags } from '../text/keywords.js';
 import { maskDigits } from '../text/mask-text.js';
 
 /** Passports of the current form are printed since 1997; the series year runs 97..99, 00..now+a few. */
@@ -37,14 +39,21 @@ function connector(text: string, from: number, to: number): Link | undefined {
   return NAMED_CONNECTOR.test(between) ? 'named' : 'space';
 }
 
-function score(input: PiiScanInput, start: number, series: string, form: 'pairs' | 'four' | 'ten', link: Link): number {
+function score(input: PiiScanInput, start: number, series: string, form: 'pairs' | 'four' | 'ten', link: Link, column: string | undefined): number {
   const context = verdict(input.contextBefore(start), 'PASSPORT_RF');
-  if (context.own) return 0.95;
+  if (context.own || (column !== undefined && columnNamesPassport(column))) return 0.95;
   if (context.other) return 0.3;
   if (context.negative) return 0.1;
   if (form === 'ten' || link === 'dash' || !plausibleYear(Number(series.slice(2, 4)))) return 0;
   if (link === 'named') return 0.85;
   return form === 'pairs' ? 0.8 : 0.7;
+}
+
+/** A table column named for passports ("passport", "passport_no", "DOC_NUMBER", "Паспорт"). */
+function columnNamesPassport(name: string): boolean {
+  let flags = 0;
+  for (const word of name.split(/[^\p{L}]+/u)) if (word) flags |= wordFlags(word);
+  return verdict(flags, 'PASSPORT_RF').own;
 }
 
 export const passportRule: PiiRule = {
@@ -54,6 +63,7 @@ export const passportRule: PiiRule = {
     const index = input.digitGroups();
     const { starts, ends, gaps } = index;
     const out: PiiCandidate[] = [];
+    const columns = createColumnHeaders(text);
     const consider = (firstGroup: number, lastGroup: number, series: string, number: string, form: 'pairs' | 'four' | 'ten', link: Link) => {
       const start = starts[firstGroup]!;
       const end = ends[lastGroup]!;
@@ -63,7 +73,7 @@ export const passportRule: PiiRule = {
       // "4510-123456" is one dashed number; as a passport only with a passport word (see score).
       if (lastGroup + 1 < starts.length && (gaps[lastGroup] === Gap.Dash || gaps[lastGroup] === Gap.Dot || gaps[lastGroup] === Gap.Phone)) return;
       if (!standaloneNumber(text, start, end)) return;
-      const s = score(input, start, series, form, link);
+      const s = score(input, start, series, form, link, columns.nameAt(start));
       if (s > 0) out.push({ start, end, score: s });
     };
     for (let g = 0; g < starts.length; g++) {

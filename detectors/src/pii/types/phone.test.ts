@@ -31,6 +31,15 @@ t.test('international numbers', async (t) => {
   }
 });
 
+t.test('international notation as people write it: trunk "(0)", exit prefixes, the code glued to the number', async (t) => {
+  for (const phone of ['+41 (0)44 668 18 00', '+33 (0)1 42 68 53 00', '+49 (0)30 1234567', '+447700 900123', '00 41 44 668 18 00', '0041 44 668 18 00', '0041 (0)44 668 18 00', '011 44 20 7946 0958', '001 415 555 2671', '00 1 415 555 2671']) {
+    t.same(phones(`Reach us on ${phone} during office hours`, 'en'), [phone], phone);
+  }
+  t.equal(phoneRule.mask('+41 (0)44 668 18 00'), '+** (*)** *** ** 00');
+  t.same(phones('счёт 00123456789012', 'ru'), [], 'an account number starting 00 is no valid international number');
+  t.same(phones('+41 (0) 12', 'en'), [], 'a trunk zero with too few digits after it');
+});
+
 t.test('national numbers of the language, by their grouping', async (t) => {
   t.same(phones('Call me at (415) 555-2671 or 415-555-2671', 'en'), ['(415) 555-2671', '415-555-2671']);
   t.same(phones('Мобильный (916) 123-45-67', 'ru'), ['(916) 123-45-67']);

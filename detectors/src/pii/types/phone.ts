@@ -105,10 +105,13 @@ const NATIONAL_SHAPE_CODES = new Set([...NATIONAL_SHAPES].map((shape) => shape.s
  * digit count a phone can have. A first pass only counts, so chains of short groups ("1 1 1 1…") cost
  * no allocation at all.
  */
-function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number, plus: boolean): readonly Window[] {
+function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number, plus: boolean, exitDigits = 0): readonly Window[] {
   const { starts, ends, gaps } = index;
-  const maxDigits = plus ? MAX_DIGITS : MAX_NATIONAL;
+  const maxDigits = (plus ? MAX_DIGITS : MAX_NATIONAL) + exitDigits;
   const minDigits = plus ? MIN_INTERNATIONAL : MIN_NATIONAL;
+  // The "(0)" of "+41 (0)44 …" is a trunk prefix dialled only at home: it is not part of the number.
+  const trunkZero = (j: number) => plus && j > g && j < g + 3 && ends[j]! - starts[j]! === 1 && text.charCodeAt(starts[j]!) === 48 && text.charCodeAt(starts[j]! - 1) === 40 && text.charCodeAt(ends[j]!) === 41;
+  let skipped = -1;
   let count = 0;
   let dots = false;
   let others = false;
@@ -116,7 +119,7 @@ function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number
   let endings: number[] | undefined;
   const trunkDigit = text.charCodeAt(starts[g]!);
   const trunk = !plus && (trunkDigit === 55 || trunkDigit === 56); /* 7 or 8 */
-  for (let j = g; j < starts.length && j - g < MAX_GROUPS; j++) {
+  for (let j = g; j < starts.length && j - g < MAX_GROUPS + (skipped === -1 ? 0 : 1); j++) {
     if (j > g) {
       const gap = gaps[j - 1]!;
       if (gap === Gap.Other) break;
@@ -124,6 +127,10 @@ function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number
       else others = true;
       // Dots join phone groups only when every join is a dot ("415.555.2671").
       if (dots && others) break;
+    }
+    if (skipped === -1 && trunkZero(j)) {
+      skipped = j;
+      continue;
     }
     count += ends[j]! - starts[j]!;
     code = shapeCode(code, ends[j]! - starts[j]!);
@@ -146,11 +153,12 @@ function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number
     const breaks: number[] = [];
     const lengths: number[] = [];
     for (let j = g; j <= last; j++) {
+      if (j === skipped) continue;
       if (j > g) breaks.push(digits.length);
       digits += text.slice(starts[j]!, ends[j]!);
       lengths.push(ends[j]! - starts[j]!);
     }
-    windows.push({ start: spanStart, end: ends[last]!, lastGroup: last, digits, breaks, groups: last - g + 1, shape: lengths.join('-') });
+    windows.push({ start: spanStart, end: ends[last]!, lastGroup: last, digits, breaks, groups: lengths.length, shape: lengths.join('-') });
   }
   return windows;
 }
@@ -203,6 +211,31 @@ function fromNational(digits: string, region: CountryCode): Parsed | null {
   return parsed?.valid ? parsed : (direct ?? parsed);
 }
 
+/**
+ * International dialling prefixes written instead of "+": "00" (most of the world), "011" (the NANP),
+ * "001" (the NANP's "00" in some countries' usage; also "00" + country code 1, tried after it).
+ */
+const EXIT_PREFIXES = ['011', '001', '00'] as const;
+const LONGEST_EXIT = 3;
+
+const exitPrefixAt = (text: string, at: number) => text.charCodeAt(at) === 48 && (text.charCodeAt(at + 1) === 48 || text.startsWith('11', at + 1));
+
+/** A number written with an exit prefix: judged as the same number written with "+". */
+function judgeExit(input: PiiScanInput, w: Window, lookup: Lookup, regions: readonly CountryCode[]): number {
+  for (const prefix of EXIT_PREFIXES) {
+    if (!w.digits.startsWith(prefix)) continue;
+    const rest = w.digits.slice(prefix.length);
+    if (rest.length > MAX_DIGITS) continue;
+    const lengths = w.shape.split('-').map(Number);
+    lengths[0]! -= prefix.length;
+    if (lengths[0]! < 0) continue;
+    if (lengths[0] === 0) lengths.shift();
+    const score = judge(input, { ...w, digits: rest, shape: lengths.join('-'), groups: lengths.length }, true, lookup, regions);
+    if (score > 0) return score;
+  }
+  return 0;
+}
+
 export const phoneRule: PiiRule = {
   type: 'PHONE_NUMBER',
   scan(input: PiiScanInput) {
@@ -235,8 +268,9 @@ export const phoneRule: PiiRule = {
       let found: { candidate: PiiCandidate; lastGroup: number } | undefined;
       if (startable) {
         const spanStart = plus || bracket ? groupStart - 1 : groupStart;
-        for (const w of windowsAt(text, index, g, spanStart, plus)) {
-          const score = judge(input, w, plus, lookup, regions);
+        const exit = !plus && !bracket && exitPrefixAt(text, groupStart);
+        for (const w of windowsAt(text, index, g, spanStart, plus || exit, exit ? LONGEST_EXIT : 0)) {
+          const score = exit ? judgeExit(input, w, lookup, regions) : judge(input, w, plus, lookup, regions);
           if (score <= 0) continue;
           const end = extensionEnd(text, w.end);
           if (standaloneNumber(text, w.start, end, { allowPlus: true })) {
@@ -300,7 +334,11 @@ function judge(input: PiiScanInput, w: Window, plus: boolean, lookup: Lookup, re
     const national = parsed.number.nationalNumber as string;
     if (allSameDigit(national)) return 0;
     const e164 = w.groups === 1;
-    const grouped = w.shape.startsWith(`${code.length}-`) && digits.startsWith(code) && FALLBACK_SHAPES.has(shapeAfter(1));
+    // The national part's grouping: after the code written alone ("+44 7700 900123"), or with the code
+    // glued to the first national group ("+447700 900123").
+    const first = Number(w.shape.split('-')[0]);
+    const nationalShape = first === code.length ? shapeAfter(1) : `${first - code.length}-${shapeAfter(1)}`;
+    const grouped = w.groups > 1 && first >= code.length && digits.startsWith(code) && FALLBACK_SHAPES.has(nationalShape);
     return e164 || grouped ? fallbackScore(context()) : 0;
   }
   const formatted = w.groups > 1 || input.text.charCodeAt(w.start) === 40;

@@ -1,0 +1,27 @@
+import t from 'tap';
+import { adversarialFamilies } from '@palisade/detectors/testing';
+import { ADVERSARIAL_LARGE, ADVERSARIAL_SMALL, adversarialTargetMet, formatAdversarialResults, runAdversarialSuite, verdict } from './adversarial.js';
+
+t.test('every family builds exactly the size asked for, at both sizes', async (t) => {
+  for (const family of adversarialFamilies()) {
+    t.equal(family.build(ADVERSARIAL_SMALL).length, ADVERSARIAL_SMALL, family.name);
+  }
+  t.equal(adversarialFamilies()[0]!.build(ADVERSARIAL_LARGE).length, ADVERSARIAL_LARGE);
+});
+
+t.test('verdict: linear passes, quadratic or over 100 ms per MiB misses', async (t) => {
+  t.same(verdict(3, 48), { ratio: 16, ok: true });
+  t.equal(verdict(3, 3 * 256).ok, false, 'a quadratic scan: ratio 256');
+  t.equal(verdict(8, 120).ok, false, 'linear but over 100 ms');
+  t.equal(verdict(0.01, 5).ratio, 5, 'a sub-millisecond small run counts as 1 ms');
+});
+
+t.test('the suite runs each chosen family on each subject and reports the sizes it was given', async (t) => {
+  const seen: number[] = [];
+  const results = await runAdversarialSuite([{ name: 'length', run: (text) => seen.push(text.length) }], { families: ['run at', 'near-miss jwt'], rounds: 1 });
+  t.same([...new Set(results.map((r) => r.family))], ['run at', 'near-miss jwt header only', 'near-miss jwt two parts']);
+  t.same([...new Set(seen)].sort((a, b) => a - b), [ADVERSARIAL_SMALL, ADVERSARIAL_LARGE]);
+  t.ok(adversarialTargetMet(results));
+  t.match(formatAdversarialResults(results), /length: 3 families, 0 missed/);
+  t.match(formatAdversarialResults([{ detector: 'slow', family: 'run at', smallMs: 1, largeMs: 300, ratio: 300, ok: false }]), /MISSED/);
+});

@@ -1,0 +1,109 @@
+// The bench's adversarial suite: every CPU detector on generated inputs built to make a scanner go
+// quadratic (detectors/src/testing/adversarial-inputs.ts), at 64 KiB and 1 MiB. A linear detector
+// takes about 16 times longer on the larger input; the target fails when a 1 MiB input takes more than
+// 100 ms or the ratio exceeds 20 (a quadratic scan shows a ratio near 256).
+import { adversarialFamilies, type AdversarialFamily } from '@palisade/detectors/testing';
+
+export const ADVERSARIAL_SMALL = 64 * 1024;
+export const ADVERSARIAL_LARGE = 1024 * 1024;
+export const ADVERSARIAL_TARGETS = { largeMs: 100, ratio: 20 } as const;
+
+/** One detector as the suite drives it: a synchronous or asynchronous call on a text. */
+export interface AdversarialSubject {
+  name: string;
+  run(text: string): unknown;
+}
+
+export interface AdversarialResult {
+  detector: string;
+  family: string;
+  smallMs: number;
+  largeMs: number;
+  ratio: number;
+  ok: boolean;
+}
+
+export interface AdversarialOptions {
+  /** Only families whose name contains one of these substrings. */
+  families?: readonly string[] | undefined;
+  /** Timed runs of each size, the best kept (a busy machine adds, it never subtracts). */
+  rounds?: number;
+  /** Called after each measurement (progress). */
+  onResult?: (result: AdversarialResult) => void;
+}
+
+const collect = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * CPU time of the process during one call, in ms: the detectors' work is synchronous, and on a shared
+ * machine wall-clock time would also count the turns other processes had the core.
+ */
+async function timeOnce(subject: AdversarialSubject, text: string): Promise<number> {
+  collect?.();
+  const before = process.cpuUsage();
+  await subject.run(text);
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
+/** A run this far over the target misses whatever a repeat shows: not run again (keeps the suite short). */
+const CLEAR_MISS_MS = 5 * ADVERSARIAL_TARGETS.largeMs;
+
+/** Best of `rounds`; a run that passes at once, or misses by far, is not repeated. */
+async function best(subject: AdversarialSubject, text: string, rounds: number, goodEnough: number): Promise<number> {
+  let ms = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < rounds; i++) {
+    ms = Math.min(ms, await timeOnce(subject, text));
+    if (ms <= goodEnough || ms > CLEAR_MISS_MS) break;
+  }
+  return ms;
+}
+
+export function verdict(smallMs: number, largeMs: number): { ratio: number; ok: boolean } {
+  // Under a millisecond the small run is mostly timer and call overhead: the ratio would say nothing.
+  const ratio = largeMs / Math.max(smallMs, 1);
+  return { ratio, ok: largeMs <= ADVERSARIAL_TARGETS.largeMs && ratio <= ADVERSARIAL_TARGETS.ratio };
+}
+
+export async function runAdversarialSuite(subjects: readonly AdversarialSubject[], options: AdversarialOptions = {}): Promise<AdversarialResult[]> {
+  const filter = options.families;
+  const families: AdversarialFamily[] = adversarialFamilies().filter((f) => !filter?.length || filter.some((part) => f.name.includes(part)));
+  const rounds = Math.max(1, options.rounds ?? 3);
+  const results: AdversarialResult[] = [];
+  for (const family of families) {
+    const small = family.build(ADVERSARIAL_SMALL);
+    const large = family.build(ADVERSARIAL_LARGE);
+    for (const subject of subjects) {
+      await timeOnce(subject, small);
+      const smallMs = await best(subject, small, rounds, 0);
+      // Repeats of the large input only when the first run misses: they rule out a pause of the machine.
+      const largeMs = await best(subject, large, rounds, Math.min(ADVERSARIAL_TARGETS.largeMs, Math.max(smallMs, 1) * ADVERSARIAL_TARGETS.ratio));
+      const result: AdversarialResult = { detector: subject.name, family: family.name, smallMs, largeMs, ...verdict(smallMs, largeMs) };
+      results.push(result);
+      options.onResult?.(result);
+    }
+  }
+  return results;
+}
+
+/** Per detector: the slowest families at 1 MiB and every family that misses the target. */
+export function formatAdversarialResults(results: readonly AdversarialResult[], slowest = 5): string {
+  const lines = [
+    `adversarial inputs (${results.length} runs, CPU ms of one call; target: 1 MiB ≤ ${ADVERSARIAL_TARGETS.largeMs} ms and 1 MiB ÷ 64 KiB ≤ ${ADVERSARIAL_TARGETS.ratio}):`,
+    `  ${'detector'.padEnd(15)} ${'family'.padEnd(36)} ${'64 KiB ms'.padStart(10)} ${'1 MiB ms'.padStart(10)} ${'ratio'.padStart(7)}`,
+  ];
+  const row = (r: AdversarialResult) =>
+    `  ${r.detector.padEnd(15)} ${r.family.padEnd(36)} ${r.smallMs.toFixed(2).padStart(10)} ${r.largeMs.toFixed(1).padStart(10)} ${r.ratio.toFixed(1).padStart(7)}${r.ok ? '' : '  MISSED'}`;
+  for (const detector of [...new Set(results.map((r) => r.detector))]) {
+    const mine = results.filter((r) => r.detector === detector);
+    const shown = new Set([...mine].sort((a, b) => b.largeMs - a.largeMs).slice(0, slowest));
+    for (const r of mine) if (!r.ok) shown.add(r);
+    for (const r of [...shown].sort((a, b) => b.largeMs - a.largeMs)) lines.push(row(r));
+    const missed = mine.filter((r) => !r.ok).length;
+    const worstRatio = Math.max(...mine.map((r) => r.ratio));
+    lines.push(`  ${detector}: ${mine.length} families, ${missed} missed, worst ratio ${worstRatio.toFixed(1)}`);
+  }
+  return lines.join('\n');
+}
+
+export const adversarialTargetMet = (results: readonly AdversarialResult[]): boolean => results.every((r) => r.ok);
