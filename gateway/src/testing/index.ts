@@ -1,1 +1,2 @@
 export * from './stack.js';
+export * from './one-database.js';
