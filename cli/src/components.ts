@@ -166,7 +166,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const mockUrl = ctx.urls['mock-llm'];
       const { PALISADE_DEMO } = parseEnv({ PALISADE_DEMO: envBool(true) }, ctx.env);
       if (PALISADE_DEMO && mockUrl && (await seedDemo(registry, mockUrl))) {
-        ctx.logger.info({ component: 'registry', mock: mockUrl }, 'demo provider created: every path of tenant default goes to the mock LLM');
+        ctx.logger.info({ component: 'registry', mock: mockUrl }, 'demo providers created: the OpenAI, Anthropic and Gemini paths of tenant default go to the mock LLM');
       }
       await registry.start();
       return serve(registry.app, port, host);

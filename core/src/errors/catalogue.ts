@@ -40,6 +40,9 @@ export const ERROR_CATALOGUE = {
   INVALID_REQUEST: entry(400, 'invalid_request_error', 'The request body is not valid JSON'),
   PAYLOAD_TOO_LARGE: entry(413, 'invalid_request_error', 'The request body is too large'),
   METHOD_NOT_ALLOWED: entry(405, 'invalid_request_error', 'Method not allowed'),
+  // Refused by the HTTP server before any route runs (node's parser and timeouts).
+  REQUEST_TIMEOUT: entry(408, 'invalid_request_error', 'The request was not received in time'),
+  HEADERS_TOO_LARGE: entry(431, 'invalid_request_error', 'The request headers are too large'),
   SERVICE_UNAVAILABLE: entry(503, 'internal_error', 'A required service is unavailable'),
   NOT_IMPLEMENTED: entry(501, 'internal_error', 'Not implemented'),
   INTERNAL_ERROR: entry(500, 'internal_error', 'Internal error'),

@@ -284,7 +284,38 @@ export function replaceAt<T>(body: T, pointer: JsonPointer, newText: string): T 
   throw new RangeError(`no property ${JSON.stringify(head)} on the path`);
 }
 
-/** Applies several replacements (e.g. every masked prompt part) and returns the new body. */
+/**
+ * Applies several replacements (e.g. every masked prompt part) and returns the new body; the input is
+ * not changed. Each container on the way is copied once, however many replacements it holds, and the
+ * walk is a loop: linear in the body, whatever the number of parts or the depth.
+ */
 export function replaceAllAt<T>(body: T, replacements: readonly TextPart[]): T {
-  return replacements.reduce((acc, r) => replaceAt(acc, r.pointer, r.text), body);
+  const copies = new WeakSet<object>();
+  const writable = (value: unknown): Record<string | number, unknown> => {
+    if (value === null || typeof value !== 'object') throw new RangeError('no container on the path');
+    if (copies.has(value)) return value as Record<string | number, unknown>;
+    const copy = Array.isArray(value) ? value.slice() : { ...(value as Record<string, unknown>) };
+    copies.add(copy);
+    return copy as Record<string | number, unknown>;
+  };
+  let root: unknown = body;
+  for (const { pointer, text } of replacements) {
+    if (pointer.length === 0) {
+      root = text;
+      continue;
+    }
+    root = writable(root);
+    let node = root as Record<string | number, unknown>;
+    for (let i = 0; i < pointer.length; i++) {
+      const key = pointer[i]!;
+      if (Array.isArray(node) ? typeof key !== 'number' || key < 0 || key >= node.length : !Object.hasOwn(node, key)) {
+        throw new RangeError(`no property ${JSON.stringify(key)} on the path`);
+      }
+      const value = i === pointer.length - 1 ? text : writable(node[key]);
+      // defineProperty, not assignment: a JSON key named "__proto__" must stay a plain own property.
+      Object.defineProperty(node, String(key), { value, writable: true, enumerable: true, configurable: true });
+      if (i < pointer.length - 1) node = value as Record<string | number, unknown>;
+    }
+  }
+  return root as T;
 }

@@ -1,2 +1,3 @@
 export * from './presets.js';
 export * from './extractor.js';
+export * from './string-walk.js';

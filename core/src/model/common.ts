@@ -13,7 +13,17 @@ export const PALISADE_VERSION = '0.1.0';
 export const Uuid = z.uuid();
 /** ISO 8601 date-time with `Z` or an offset, as written by `Date.prototype.toISOString`. */
 export const IsoDateTime = z.iso.datetime({ offset: true });
-export const TenantId = z.string().min(1).max(255);
+/**
+ * Tenant ids are names, ids or UUIDs of an identity provider: a conservative charset, so that an id
+ * is safe in a log line, an error message, a metric label and a Redis key as it is.
+ */
+export const TENANT_ID_PATTERN = /^[A-Za-z0-9_][A-Za-z0-9._:@-]*$/;
+export const TENANT_ID_MAX_LENGTH = 255;
+export const TenantId = z
+  .string()
+  .min(1)
+  .max(TENANT_ID_MAX_LENGTH)
+  .regex(TENANT_ID_PATTERN, 'must be letters, digits and . _ : @ - (not starting with . : @ -)');
 /** Display name of a managed resource. */
 export const Name = z.string().min(1).max(255).regex(/\S/, 'must not be blank');
 /** Free text shown in the UI only. */

@@ -7,6 +7,8 @@ export {
   Uuid,
   IsoDateTime,
   TenantId,
+  TENANT_ID_PATTERN,
+  TENANT_ID_MAX_LENGTH,
   LanguageCode,
   LIFECYCLE_STATUSES,
   LifecycleStatus,

@@ -36,6 +36,7 @@ t.test('a minimal profile is the DECISIONS.md record with every default', async 
     },
     content_policy_ids: [],
     detector_timeout_ms: 2000,
+    max_inspected_chars: 1_000_000,
     action_on_timeout: 'pass',
     action_on_detector_error: 'pass',
     fail_safe: { mode: 'fail-open' },
@@ -99,6 +100,9 @@ t.test('detector timeouts and actions', async (t) => {
   t.same(issuePaths(ProfileCreate, withField({ detector_timeout_ms: 99 })), ['detector_timeout_ms']);
   t.same(issuePaths(ProfileCreate, withField({ detector_timeout_ms: 60001 })), ['detector_timeout_ms']);
   t.same(issuePaths(ProfileCreate, withField({ action_on_timeout: 'retry' })), ['action_on_timeout']);
+  t.same(issuePaths(ProfileCreate, withField({ max_inspected_chars: 999 })), ['max_inspected_chars']);
+  t.same(issuePaths(ProfileCreate, withField({ max_inspected_chars: 1_000_001 })), ['max_inspected_chars'], 'not past what the detectors read whole');
+  t.same(issuePaths(ProfileCreate, withField({ max_inspected_chars: 50_000 })), []);
   t.same(issuePaths(ProfileCreate, withField({ action_on_detector_error: 'ignore' })), ['action_on_detector_error']);
   t.same(issuePaths(ProfileCreate, withField({ action_on_timeout: 'block', action_on_detector_error: 'block' })), []);
 });

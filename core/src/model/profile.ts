@@ -17,6 +17,9 @@ import { ContentSafetyCategory, Score } from './content-safety.js';
 import { PiiMode, PiiType, ResponsePiiMode, normalisePiiTypes } from './pii.js';
 import { SuppressibleEventType } from './security-event.js';
 
+/** The most prompt characters a profile can have inspected: the threat classifier's input limit. */
+export const MAX_INSPECTED_CHARS = 1_000_000;
+
 export const DETECTOR_ACTIONS = ['pass', 'block'] as const;
 export const DetectorAction = z.enum(DETECTOR_ACTIONS);
 export type DetectorAction = z.infer<typeof DetectorAction>;
@@ -95,6 +98,12 @@ export const ProfileSpec = z.object({
   response_scanning: ResponseScanningSettings.prefault({}),
   content_policy_ids: z.array(Uuid).default([]),
   detector_timeout_ms: z.number().int().min(100).max(60000).default(2000),
+  /**
+   * Longest prompt text (characters of the mapped text parts) the gateway inspects; a longer one is
+   * refused with 413 PAYLOAD_TOO_LARGE, never forwarded uninspected. The default and the ceiling are
+   * what every detector reads whole (the threat classifier's 1,000,000 characters).
+   */
+  max_inspected_chars: z.number().int().min(1000).max(MAX_INSPECTED_CHARS).default(MAX_INSPECTED_CHARS),
   action_on_timeout: DetectorAction.default('pass'),
   action_on_detector_error: DetectorAction.default('pass'),
   fail_safe: FailSafeSettings.prefault({}),

@@ -1,7 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerOptions as HttpServerOptions } from 'node:http';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { PalisadeError } from '../errors/index.js';
+import { createClientErrorHandler, createFrameworkErrorHandler } from './client-errors.js';
 import { registerErrorHandling, sendError, type ErrorFormat } from './errors.js';
 import { registerHealth, type ReadinessCheck } from './health.js';
 import { registerEventLoopMetrics } from './event-loop-metrics.js';
@@ -32,6 +34,12 @@ export interface ServiceOptions {
   closers?: Array<() => Promise<void>>;
   /** Extra fastify server options (timeouts, keep-alive). */
   server?: Partial<Pick<FastifyServerOptions, 'keepAliveTimeout' | 'connectionTimeout' | 'requestTimeout' | 'forceCloseConnections' | 'return503OnClosing'>>;
+  /** node's own server options (headersTimeout, connectionsCheckingInterval, maxHeaderSize). */
+  http?: Pick<HttpServerOptions, 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval' | 'maxHeaderSize'>;
+  /** The answer to a request no route takes (default 404 NOT_FOUND); the gateway answers 405. */
+  notFound?: (request: FastifyRequest) => PalisadeError;
+  /** The Allow header of a 405 for a method node's parser does not know. */
+  allowedMethods?: string;
   processMetrics?: boolean;
   /** palisade_event_loop_delay_seconds (since the previous scrape); the gateway turns it on. */
   eventLoopMetrics?: boolean;
@@ -70,6 +78,9 @@ export function createService(options: ServiceOptions): Service {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     return503OnClosing: true,
     ...options.server,
+    ...(options.http ? { http: options.http } : {}),
+    clientErrorHandler: createClientErrorHandler({ format, allow: options.allowedMethods }),
+    frameworkErrors: createFrameworkErrorHandler((request, reply, error) => sendError(request, reply, error, format)),
   }) as unknown as FastifyInstance;
 
   // An empty body with a JSON content type (e.g. POST …/activate from many clients) means "no body",
@@ -86,7 +97,7 @@ export function createService(options: ServiceOptions): Service {
     const stop = registerEventLoopMetrics(metrics.registry);
     app.addHook('onClose', async () => stop());
   }
-  registerErrorHandling(app, format);
+  registerErrorHandling(app, format, options.notFound);
   instrument(app, metrics);
   registerHealth(app, { service: options.name, checks: options.readiness ?? {}, ...(options.livenessPaths ? { livenessPaths: options.livenessPaths } : {}) });
 

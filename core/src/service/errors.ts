@@ -30,7 +30,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: P
   return reply.code(error.status).send(format === 'gateway' ? renderGatewayError(error, traceId) : renderAdminError(error));
 }
 
-export function registerErrorHandling(app: FastifyInstance, format: ErrorFormat): void {
+export function registerErrorHandling(app: FastifyInstance, format: ErrorFormat, notFound?: (request: FastifyRequest) => PalisadeError): void {
   app.setErrorHandler((raw: FastifyError, request, reply) => {
     const error = fromFastify(raw) ?? toPalisadeError(raw);
     if (error.status >= 500) request.log.error({ err: raw }, error.message);
@@ -38,6 +38,12 @@ export function registerErrorHandling(app: FastifyInstance, format: ErrorFormat)
     return sendError(request, reply, error, format);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendError(request, reply, new PalisadeError('NOT_FOUND', { message: `No route for ${request.method} ${request.url.split('?')[0]}` }), format),
+    sendError(request, reply, notFound?.(request) ?? new PalisadeError('NOT_FOUND', { message: `No route for ${request.method} ${boundedPath(request.url)}` }), format),
   );
+}
+
+/** The path of a URL for an error message: without the query, and never unbounded. */
+function boundedPath(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

@@ -5,3 +5,4 @@ export * from './metrics.js';
 export * from './run.js';
 export * from './trace.js';
 export * from './request-stats.js';
+export { clientErrorOf, rawErrorResponse } from './client-errors.js';

@@ -6,7 +6,8 @@ import { buildSecurityEvents, type SecurityEventContext, type SecurityEventPart 
 import type { EventEmitter } from './emitter.js';
 
 /** Codes a client's own mistake or a gateway misconfiguration produce: REQUEST_ERROR. */
-const REQUEST_ERROR_CODES = new Set(['INVALID_REQUEST', 'NO_BACKEND_CONFIGURED', 'NO_BACKEND_PATH_CONFIGURED', 'PROVIDER_MISSING_TARGET', 'MISSING_FIELD_MAPPING']);
+// PAYLOAD_TOO_LARGE here is a prompt longer than its profile inspects (the body limit answers before routing).
+const REQUEST_ERROR_CODES = new Set(['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'NO_BACKEND_CONFIGURED', 'NO_BACKEND_PATH_CONFIGURED', 'PROVIDER_MISSING_TARGET', 'MISSING_FIELD_MAPPING']);
 
 /**
  * The event a failed call records, or null. Not recorded: the decisions (their own events), a client

@@ -11,6 +11,7 @@ import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } fro
 import type { Normalized } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard } from './guard-text.js';
+import { checkDetectorLimits, checkPromptSize, isSizeRefusal } from './inspection-limits.js';
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
@@ -83,14 +84,17 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const { profile, extraction } = request;
     const parts = extraction.prompt_parts;
     const joined = joinParts(parts);
+    checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
     const normalized = await detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } });
     if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
     const forThreat = normalized.translated ?? normalized.normalized;
+    const policies = profilePolicies(profile, request.snapshot, 'request');
+    checkDetectorLimits(profile, normalized.normalized, forThreat, policies.length > 0);
     const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
+    const sizeRefusals = { rethrow: isSizeRefusal };
 
-    const policies = profilePolicies(profile, request.snapshot, 'request');
     const safety = profile.content_safety;
     const [threat, pii, contentPolicy, contentSafety] = await Promise.all([
       !profile.threat_detection.enabled
@@ -107,6 +111,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
                   { ...call, signal },
                 ),
               timeoutMs,
+              sizeRefusals,
             )
           : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
       !profile.pii.enabled
@@ -114,6 +119,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
         : runDetector(
             (signal) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal }),
             timeoutMs,
+            sizeRefusals,
           ),
       policies.length === 0
         ? skipped('no active content policy in the profile')
@@ -124,6 +130,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
                 { ...call, signal },
               ),
             timeoutMs,
+            sizeRefusals,
           ),
       !safety.enabled
         ? skipped('content safety is off in the profile')
@@ -136,6 +143,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
                   { ...call, signal },
                 ),
               timeoutMs,
+              sizeRefusals,
             ),
     ]);
 

@@ -5,7 +5,12 @@ import { performance } from 'node:perf_hooks';
 import { isPalisadeError } from '@palisade/core';
 import type { DetectorOutcome } from '../decision/index.js';
 
-export async function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number): Promise<DetectorOutcome<R>> {
+export interface RunDetectorOptions {
+  /** Failures that are not a detector outcome but the request's own (a size refusal): thrown on. */
+  rethrow?: (error: unknown) => boolean;
+}
+
+export async function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
   const started = performance.now();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -22,6 +27,7 @@ export async function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, 
     return { status: 'ok', latency_ms: latency(), result };
   } catch (error) {
     if (controller.signal.aborted) return { status: 'timeout', latency_ms: latency() };
+    if (options.rethrow?.(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (isPalisadeError(error) && error.code === 'SERVICE_UNAVAILABLE') return { status: 'unavailable', latency_ms: latency(), error: message };
     return { status: 'error', latency_ms: latency(), error: message };

@@ -1,7 +1,7 @@
 // The gateway (port 8085): POST /chat and POST on any other path (an SDK pointed straight at the
 // gateway), routed by the in-memory snapshot and proxied to the provider's backend.
 import type { Logger } from 'pino';
-import { createService, PalisadeError, type Cache, type Service } from '@palisade/core';
+import { createService, type Cache, type Service } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import type { EventEmitter } from '../events/index.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
@@ -9,6 +9,7 @@ import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import { createApiKeyAuth } from './api-keys.js';
 import type { GatewayConfig } from './env.js';
+import { limitConnections, methodNotAllowed } from './connections.js';
 import { createProxyHandler } from './proxy.js';
 
 export const GATEWAY_PORT = 8085;
@@ -31,11 +32,11 @@ export interface GatewayDeps {
   events?: Pick<EventEmitter, 'emitLater'>;
 }
 
-const NOT_PROXIED_METHODS = ['GET', 'PUT', 'PATCH', 'DELETE'] as const;
-
 export function buildGateway(deps: GatewayDeps): Service {
   const { config } = deps;
   const writeTimeoutMs = Math.round(config.GATEWAY_SERVER_WRITE_TIMEOUT * 1000);
+  const headersTimeoutMs = Math.round(config.GATEWAY_HEADERS_TIMEOUT * 1000);
+  const bodyTimeoutMs = Math.round(config.GATEWAY_BODY_TIMEOUT * 1000);
   const service = createService({
     name: 'gateway',
     errorFormat: 'gateway',
@@ -50,12 +51,21 @@ export function buildGateway(deps: GatewayDeps): Service {
     },
     server: {
       keepAliveTimeout: Math.round(config.GATEWAY_KEEPALIVE_TIMEOUT * 1000),
-      // GATEWAY_SERVER_WRITE_TIMEOUT: receiving the request and writing the answer each get the
-      // budget; a socket silent that long (the upstream still working) is closed. Node keeps these
-      // timers per socket, so no per-request timer is needed on the hot path.
-      requestTimeout: writeTimeoutMs,
+      // Receiving the request is bounded by the headers and body timeouts (408); after that a socket
+      // silent for GATEWAY_SERVER_WRITE_TIMEOUT (the upstream still working) is closed. Node keeps
+      // these timers per socket, so no per-request timer is needed on the hot path.
+      requestTimeout: bodyTimeoutMs,
       connectionTimeout: writeTimeoutMs,
     },
+    http: {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: bodyTimeoutMs,
+      // node checks both timeouts on this period (default 30 s, which would triple a 10 s timeout).
+      connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeoutMs / 4))),
+    },
+    // Every method but POST is refused, also those node's parser does not know (PROPFIND, FOO).
+    notFound: methodNotAllowed,
+    allowedMethods: 'POST',
     ...(deps.closers ? { closers: deps.closers } : {}),
   });
   const { app } = service;
@@ -77,10 +87,6 @@ export function buildGateway(deps: GatewayDeps): Service {
   app.post('/chat', proxy);
   app.post('/*', proxy);
 
-  const notAllowed = async () => {
-    throw new PalisadeError('METHOD_NOT_ALLOWED', { message: 'The gateway proxies POST requests only', headers: { allow: 'POST' } });
-  };
-  app.route({ method: [...NOT_PROXIED_METHODS], url: '/chat', handler: notAllowed });
-  app.route({ method: [...NOT_PROXIED_METHODS], url: '/*', handler: notAllowed });
+  limitConnections(app.server, config.GATEWAY_MAX_CONNECTIONS);
   return service;
 }

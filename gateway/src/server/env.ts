@@ -1,4 +1,4 @@
-import { envBool, envInt, envSeconds, envString, envUrl, parseEnv, type EnvValues } from '@palisade/core';
+import { ConfigError, envBool, envInt, envSeconds, envString, envUrl, parseEnv, type EnvValues } from '@palisade/core';
 
 /** The gateway's knobs (spec "Limits" and "Authentication / Gateway"; DECISIONS.md "Gateway credentials"). */
 export const GATEWAY_ENV = {
@@ -10,6 +10,15 @@ export const GATEWAY_ENV = {
   GATEWAY_MAX_BODY_BYTES: envInt(1024, 1024 * 1024 * 1024, 10 * 1024 * 1024),
   /** From the end of the request headers to the end of the answer; must exceed the front proxy's read timeout. */
   GATEWAY_SERVER_WRITE_TIMEOUT: envSeconds(1, 86_400, 660),
+  /**
+   * From a request's first byte to the end of its headers; a slower client (slowloris) gets 408 and
+   * its connection is closed. Front proxies send headers at once.
+   */
+  GATEWAY_HEADERS_TIMEOUT: envSeconds(1, 3600, 10),
+  /** From a request's first byte to the end of its body (10 MiB takes 30 s at 2.8 Mbit/s); then 408. */
+  GATEWAY_BODY_TIMEOUT: envSeconds(1, 3600, 30),
+  /** Open client connections at most; more are closed at once (the timeouts above free slow ones). */
+  GATEWAY_MAX_CONNECTIONS: envInt(1, 1_000_000, 10_000),
   /** Idle keep-alive connections from the front proxy are closed after this long. */
   GATEWAY_KEEPALIVE_TIMEOUT: envSeconds(1, 3600, 120),
   /** Accept any TLS certificate from https LLM backends. */
@@ -39,5 +48,13 @@ export const GATEWAY_ENV = {
 export type GatewayConfig = EnvValues<typeof GATEWAY_ENV>;
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return parseEnv(GATEWAY_ENV, env);
+  const config = parseEnv(GATEWAY_ENV, env);
+  // node measures both from the request's first byte: headers cannot be given longer than the whole.
+  if (config.GATEWAY_HEADERS_TIMEOUT > config.GATEWAY_BODY_TIMEOUT) {
+    throw new ConfigError(
+      `Invalid configuration: GATEWAY_HEADERS_TIMEOUT=${config.GATEWAY_HEADERS_TIMEOUT} — must not exceed GATEWAY_BODY_TIMEOUT (${config.GATEWAY_BODY_TIMEOUT})`,
+      'GATEWAY_HEADERS_TIMEOUT',
+    );
+  }
+  return config;
 }

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError, type Profile } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
+import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
@@ -200,10 +201,10 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
-      const extraction = route.mapping.extractRequest(json);
+      const { extraction, everyString } = extractForInspection(route.mapping, json);
       systemPrompt = extraction.system_prompt;
-      if (isExtractionEmpty(extraction)) {
-        request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId }, EXTRACTION_EMPTY_WARNING);
+      if (everyString || isExtractionEmpty(extraction)) {
+        request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId, every_string_inspected: everyString }, EXTRACTION_EMPTY_WARNING);
       }
       eventContext = {
         source_ip: sourceIpOf(headers, request.socket.remoteAddress),

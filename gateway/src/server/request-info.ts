@@ -1,6 +1,7 @@
 // What the gateway reads from the request headers the front proxy sends (spec, "Gateway", request
 // headers). Fastify gives lower-case header names.
 import type { IncomingHttpHeaders } from 'node:http';
+import { PalisadeError, TENANT_ID_MAX_LENGTH, TENANT_ID_PATTERN } from '@palisade/core';
 
 export const DEFAULT_TENANT = 'default';
 
@@ -13,9 +14,18 @@ export function firstHeader(headers: IncomingHttpHeaders, name: string): string 
   return first === undefined || first === '' ? undefined : first;
 }
 
-/** X-Tenant-ID, `default` when absent (spec). */
+/**
+ * X-Tenant-ID, `default` when absent (spec). An id outside the tenant charset or over 255 characters is
+ * a 400 that does not repeat it: it would reach error messages, logs and events otherwise.
+ */
 export function tenantOf(headers: IncomingHttpHeaders): string {
-  return firstHeader(headers, 'x-tenant-id')?.trim() || DEFAULT_TENANT;
+  const tenant = firstHeader(headers, 'x-tenant-id')?.trim() || DEFAULT_TENANT;
+  if (tenant.length > TENANT_ID_MAX_LENGTH || !TENANT_ID_PATTERN.test(tenant)) {
+    throw new PalisadeError('INVALID_REQUEST', {
+      message: `X-Tenant-ID must be 1-${TENANT_ID_MAX_LENGTH} characters: letters, digits and . _ : @ - (not starting with . : @ -)`,
+    });
+  }
+  return tenant;
 }
 
 /**

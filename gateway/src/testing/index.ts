@@ -1,2 +1,3 @@
 export * from './stack.js';
 export * from './redis-server.js';
+export * from './one-database.js';
