@@ -1,1 +1,2 @@
 export * from './oidc.js';
+export * from './stack.js';

@@ -1,6 +1,7 @@
 // Test support for the identity provider and the authentication proxy: an IdP on a free port over a
 // test database, and a browserless user agent (cookie jar, manual redirects) that walks the login
 // forms the way a browser does, so protocol tests need no Chromium.
+import { createServer } from 'node:net';
 import type { Test } from 'tap';
 import { createSecretBox, listen, type Database } from '@palisade/core';
 import { createPostgresIdentityProvider } from '../identity/postgres-identity.js';
@@ -8,16 +9,19 @@ import { createIdpComponent } from '../oidc-provider/component.js';
 
 export const TEST_ADMIN = { email: 'root@acme.test', password: 'initial-admin-pass', tenant: 'acme' };
 
-/** Starts `palisade idp` on 127.0.0.1 with a known issuer (its own URL) and cheap password hashes. */
-export async function startTestIdp(t: Test, db: Database, env: NodeJS.ProcessEnv = {}, redirectUris = 'http://127.0.0.1:1/oauth2/callback') {
-  const { createServer } = await import('node:net');
-  // The issuer must be known before the provider is built: reserve a port, then listen on it.
-  const port = await new Promise<number>((resolve) => {
+/** A free port on 127.0.0.1, for servers whose URL must be known before they are built. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };
       server.close(() => resolve(port));
     });
   });
+}
+
+/** Starts `palisade idp` on 127.0.0.1 with a known issuer (its own URL) and cheap password hashes. */
+export async function startTestIdp(t: Test, db: Database, env: NodeJS.ProcessEnv = {}, redirectUris = 'http://127.0.0.1:1/oauth2/callback') {
+  const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const identity = createPostgresIdentityProvider({ db, passwordCostLog2: 10 });
   const idp = await createIdpComponent({
