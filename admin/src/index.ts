@@ -11,3 +11,5 @@ export * from './exporters/index.js';
 export * from './security-events/index.js';
 export * from './dashboard/index.js';
 export * from './retention/index.js';
+export * from './oidc-provider/index.js';
+export * from './auth-proxy/index.js';

@@ -1,6 +1,10 @@
 import {
   ADMIN_API_PORT,
+  AUTH_PROXY_PORT,
   createAdminApiComponent,
+  createAuthProxyComponent,
+  createIdpComponent,
+  IDP_PORT,
   createEventExporterComponent,
   createEventWriterComponent,
   createRegistryComponent,
@@ -49,8 +53,8 @@ export interface ComponentDefinition {
   /** The port of the spec's component table. */
   port: number;
   description: string;
-  /** false: not started by `palisade all` (it needs a cluster, or another component already does its work). */
-  inAll?: boolean;
+  /** false: not started by `palisade all` (it needs a cluster, or another component already does its work); a function decides by the environment. */
+  inAll?: boolean | ((env: NodeJS.ProcessEnv) => boolean);
   start(ctx: ComponentContext, port: number, host: string): Promise<RunningComponent>;
 }
 
@@ -239,6 +243,44 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     },
   },
   {
+    name: 'idp',
+    port: IDP_PORT,
+    inAll: loginEnabled,
+    description: 'OpenID Connect identity provider: login forms, users of the Admin API, tokens for the authentication proxy',
+    async start(ctx, port, host) {
+      const env = { IDP_ISSUER: `http://localhost:${port}`, ...ctx.env };
+      const idp = await createIdpComponent({ db: await ctx.database(), secrets: ctx.secrets(), env, logger: ctx.logger });
+      const admin = await idp.start();
+      if (admin.created) ctx.logger.info({ component: 'idp', email: admin.email }, `initial administrator ${admin.email} created (change its password after the first login)`);
+      // Shown once on the terminal, never logged: the only time this password exists in clear.
+      if (admin.generatedPassword) process.stdout.write(`\nInitial administrator: ${admin.email}\nGenerated password (shown once): ${admin.generatedPassword}\n\n`);
+      return serve(idp.app, port, host);
+    },
+  },
+  {
+    name: 'auth-proxy',
+    port: AUTH_PROXY_PORT,
+    inAll: loginEnabled,
+    description: 'authentication proxy: OIDC login and sessions in front of the Admin UI and API (oauth2-proxy compatible headers)',
+    async start(ctx, port, host) {
+      // In one process the IdP, UI and Admin API addresses are known; alone, the AUTH_PROXY_* variables say them.
+      const idpPort = ctx.urls.idp ? new URL(ctx.urls.idp).port : undefined;
+      const issuer = ctx.env.IDP_ISSUER ?? (idpPort ? `http://localhost:${idpPort}` : undefined);
+      const env = {
+        AUTH_PROXY_REDIRECT_URL: `http://localhost:${port}/oauth2/callback`,
+        ...(issuer ? { AUTH_PROXY_ISSUER_URL: issuer } : {}),
+        ...(ctx.urls['admin-api'] ? { AUTH_PROXY_API_UPSTREAM: ctx.urls['admin-api'] } : {}),
+        ...(ctx.urls.ui || ctx.urls['admin-api'] ? { AUTH_PROXY_UPSTREAM: ctx.urls.ui ?? ctx.urls['admin-api'] } : {}),
+        ...ctx.env,
+      };
+      const proxy = createAuthProxyComponent({ env, logger: ctx.logger });
+      const running = await serve(proxy.app, port, host);
+      const email = ctx.env.ADMIN_USER_EMAIL ?? 'admin@palisade.localhost';
+      ctx.logger.info({ component: 'auth-proxy' }, `open ${new URL(proxy.config.AUTH_PROXY_REDIRECT_URL!).origin}/ and sign in as ${email}`);
+      return running;
+    },
+  },
+  {
     name: 'event-writer',
     port: EVENT_WRITER_PORT,
     inAll: false,
@@ -264,6 +306,11 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     },
   },
 ];
+
+/** The spec's switch: AUTH_PROXY_ENABLED=true puts the login in front of the Admin API. */
+function loginEnabled(env: NodeJS.ProcessEnv): boolean {
+  return env.AUTH_PROXY_ENABLED === 'true';
+}
 
 /** Health and metrics of a component that has no API of its own. */
 async function serveHealth(

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
 import { ConfigError, StoreConnectionError, installShutdown, migrate } from '@palisade/core';
 import { COMPONENTS, findComponent, portFor, type RunningComponent } from './components.js';
 import { createContext } from './context.js';
@@ -34,7 +35,7 @@ function warnOnUnreadEvents(names: readonly string[], ctx: ReturnType<typeof cre
 }
 
 async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const ctx = createContext(env);
+  const ctx = createContext(withProxySecret(names, env));
   const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
   const running: RunningComponent[] = [];
   // Stop in reverse start order, so a component never outlives what it depends on.
@@ -58,6 +59,15 @@ async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Pro
   installShutdown({ closers: [stopAll, () => ctx.close()], log: (m) => ctx.logger.info(m) });
 }
 
+/**
+ * The Admin API and the authentication proxy in one process share a random proof secret when none is
+ * configured (AUTH_PROXY_ENABLED=true npm start works with no set-up); apart, both need the same one.
+ */
+function withProxySecret(names: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const together = names.includes('admin-api') && names.includes('auth-proxy');
+  return together && !env.AUTH_PROXY_SHARED_SECRET ? { ...env, AUTH_PROXY_SHARED_SECRET: randomBytes(32).toString('base64url') } : env;
+}
+
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (!command || command === 'help' || command === '--help' || command === '-h') {
@@ -75,7 +85,10 @@ async function main(argv: string[]): Promise<void> {
   }
   // `all` is the embedded developer stack (ARCHITECTURE.md): the Admin API in development auth mode
   // (the spec's dev-user) unless AUTH_PROXY_ENABLED says otherwise.
-  if (command === 'all') return start(COMPONENTS.filter((c) => c.inAll !== false).map((c) => c.name), { AUTH_PROXY_ENABLED: 'false', ...process.env });
+  if (command === 'all') {
+    const env: NodeJS.ProcessEnv = { AUTH_PROXY_ENABLED: 'false', ...process.env };
+    return start(COMPONENTS.filter((c) => (typeof c.inAll === 'function' ? c.inAll(env) : c.inAll !== false)).map((c) => c.name), env);
+  }
   // `registry,bundle-store`: several components in one process, in the table's start order.
   const names = command.split(',').map((n) => n.trim());
   const unknown = names.filter((n) => !findComponent(n));

@@ -136,6 +136,7 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
   { method: 'POST', route: '/api/v1/users/:id/disable', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/disable` }) },
   { method: 'POST', route: '/api/v1/users/:id/enable', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/enable` }) },
   { method: 'DELETE', route: '/api/v1/users/:id', permission: 'manage-users', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}` }) },
+  { method: 'PUT', route: '/api/v1/users/:id/reset-password', permission: 'manage-users', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/reset-password`, body: { password: 'temporary-pass', temporary: true } }) },
   { method: 'GET', route: '/api/v1/users/:id/roles', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/roles` }) },
   { method: 'POST', route: '/api/v1/users/:id/roles', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/roles`, body: { role_name: 'operator' } }) },
   { method: 'DELETE', route: '/api/v1/users/:id/roles/:role_name', permission: 'manage-users', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t, ['viewer'])).id}/roles/viewer` }) },

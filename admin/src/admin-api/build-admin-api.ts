@@ -30,6 +30,8 @@ export interface AdminApiDeps {
   identity?: IdentityProvider;
   /** Spec: true (production) needs the forwarded identity headers; false acts as the dev-user. */
   authProxyEnabled: boolean;
+  /** The secret shared with the authentication proxy: forwarded headers count only with its proof. */
+  proxySecret?: string | undefined;
   now?: () => Date;
   logger?: Logger;
   logLevel?: string;
@@ -51,7 +53,7 @@ export function buildAdminApi(deps: AdminApiDeps) {
   const apiKeys = createApiKeyOperations({ store, onChange, now });
   const identity = deps.identity ?? createPostgresIdentityProvider({ db: deps.db, now });
   const audit = createAuditRepository<StoredAuditRecord & AuditRow>(deps.db);
-  const access = createAccessControl({ authProxyEnabled: deps.authProxyEnabled });
+  const access = createAccessControl({ authProxyEnabled: deps.authProxyEnabled, proxySecret: deps.proxySecret });
   const ctx: AdminRouteContext = { access, now };
 
   const { app } = createService({

@@ -2,7 +2,8 @@
 // its changes to the data plane, and on-demand provider health checks (the background checks run in
 // the registry component).
 import type { Logger } from 'pino';
-import { createBundlePublisher, envBool, envInt, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
+import { ConfigError, createBundlePublisher, envBool, envEnum, envInt, envSecret, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
+import { createExternalIdentityProvider } from '../identity/external-identity.js';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from '../registry/health-checker.js';
 import { createRetentionWorker } from '../retention/index.js';
@@ -16,6 +17,10 @@ export const ADMIN_API_ENV = {
   /** Spec: true (default) = production, forwarded identity headers required. */
   AUTH_PROXY_ENABLED: envBool(true),
   ADMIN_API_PORT: envInt(1, 65535, ADMIN_API_PORT),
+  /** Shared with the authentication proxy; required in production (the forwarded headers' proof). */
+  AUTH_PROXY_SHARED_SECRET: envSecret(),
+  /** builtin: users in our tables (the `palisade idp` logs them in); external: Keycloak, Entra ID, … */
+  IDENTITY_PROVIDER: envEnum(['builtin', 'external'] as const, 'builtin'),
   ...HEALTH_CHECK_ENV,
 } as const;
 
@@ -39,6 +44,13 @@ export interface AdminApiComponentDeps {
 
 export function createAdminApiComponent(deps: AdminApiComponentDeps) {
   const config = parseEnv(ADMIN_API_ENV, deps.env ?? process.env);
+  if (config.AUTH_PROXY_ENABLED && !config.AUTH_PROXY_SHARED_SECRET) {
+    throw new ConfigError(
+      'AUTH_PROXY_SHARED_SECRET is required when AUTH_PROXY_ENABLED=true: the Admin API accepts forwarded identity headers only with the authentication proxy\'s proof (set the same value on both)',
+      'AUTH_PROXY_SHARED_SECRET',
+    );
+  }
+  const identity = deps.identity ?? (config.IDENTITY_PROVIDER === 'external' ? createExternalIdentityProvider() : undefined);
   const publisher = createBundlePublisher({
     db: deps.db,
     pubsub: deps.pubsub,
@@ -53,7 +65,8 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
     publisher,
     checkHealth: (id, tenant, by) => checker!.checkOne(id, tenant, by),
     authProxyEnabled: config.AUTH_PROXY_ENABLED,
-    ...(deps.identity ? { identity: deps.identity } : {}),
+    proxySecret: config.AUTH_PROXY_SHARED_SECRET,
+    ...(identity ? { identity } : {}),
     ...(deps.now ? { now: deps.now } : {}),
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     routeModules: deps.routeModules ?? standardRouteModules({ db: deps.db, secrets: deps.secrets, logger: deps.logger }),

@@ -6,10 +6,16 @@ import { PalisadeError } from '@palisade/core';
 import type { AccessControl, Permission, Principal } from './contract.js';
 import { allows } from './permissions.js';
 import { DEV_USER, forwardedIdentity, type ForwardedIdentity } from './principal.js';
+import { hasProxyProof } from './proxy-proof.js';
 
 export interface AccessControlOptions {
   /** true (production): forwarded identity headers required; false: every call is the dev-user. */
   authProxyEnabled: boolean;
+  /**
+   * The secret shared with the authentication proxy (proxy-proof.ts). When set, forwarded headers
+   * without a valid proof are ignored: the call is anonymous (401), whatever identity it claims.
+   */
+  proxySecret?: string | undefined;
 }
 
 /** What the Admin API app itself needs beyond the contract (audit records). */
@@ -30,7 +36,9 @@ export function createAccessControl(options: AccessControlOptions): AdminAccessC
   function identity(request: FastifyRequest): ForwardedIdentity {
     let found = identities.get(request);
     if (!found) {
-      found = options.authProxyEnabled ? forwardedIdentity(request.headers) : { kind: 'principal', principal: DEV_USER };
+      if (!options.authProxyEnabled) found = { kind: 'principal', principal: DEV_USER };
+      else if (options.proxySecret && !hasProxyProof(options.proxySecret, request.headers)) found = { kind: 'anonymous' };
+      else found = forwardedIdentity(request.headers);
       identities.set(request, found);
     }
     return found;
@@ -40,7 +48,11 @@ export function createAccessControl(options: AccessControlOptions): AdminAccessC
     const found = identity(request);
     if (found.kind === 'principal') return found.principal;
     if (found.kind === 'no-tenant') throw new PalisadeError('FORBIDDEN', { message: 'Access denied: the identity carries no tenant_id' });
-    throw new PalisadeError('UNAUTHENTICATED', { message: 'Authentication required: the forwarded identity headers are missing' });
+    throw new PalisadeError('UNAUTHENTICATED', {
+      message: options.proxySecret
+        ? 'Authentication required: no forwarded identity from the authentication proxy (headers missing or without its proof)'
+        : 'Authentication required: the forwarded identity headers are missing',
+    });
   }
 
   const superAdmin = (p: Principal) => p.roles.includes('super-admin');

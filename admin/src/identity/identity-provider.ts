@@ -11,6 +11,8 @@ export interface UserListQuery {
 }
 
 export interface IdentityProvider {
+  /** true: users live in an external IdP; the user endpoints refuse before reading any body. */
+  readonly external?: boolean;
   listUsers(query: UserListQuery): Promise<{ items: User[]; total: number }>;
   /** NOT_FOUND when missing. */
   getUser(id: string): Promise<User>;
@@ -31,4 +33,19 @@ export interface IdentityProvider {
   listRoles(): Promise<RoleListItem[]>;
   /** The enabled user whose username or e-mail is `login` and whose password matches, else null. */
   verifyPassword(login: string, password: string): Promise<User | null>;
+  /** The id of the user whose username or e-mail is `login` (case-insensitive), else null. */
+  userIdForLogin(login: string): Promise<string | null>;
+  /** A login attempt by username or e-mail (case-insensitive); see LoginResult. */
+  passwordLogin(login: string, password: string): Promise<LoginResult>;
+  /** An administrator sets the password; `temporary` makes the user change it at the next login. */
+  resetPassword(id: string, password: string, temporary: boolean): Promise<void>;
+  /** The user sets a new password (ends a temporary one). CONFLICT when it equals the current one. */
+  changePassword(id: string, password: string): Promise<void>;
 }
+
+export type LoginResult =
+  | { outcome: 'ok'; user: User; mustChangePassword: boolean }
+  /** Unknown login or wrong password: the same answer, so that logins cannot be probed. */
+  | { outcome: 'invalid' }
+  /** Right password of a disabled user. */
+  | { outcome: 'disabled'; user: User };

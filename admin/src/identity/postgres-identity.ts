@@ -14,7 +14,8 @@ import {
   type UserCreate,
   type UserUpdate,
 } from '@palisade/core';
-import type { IdentityProvider, UserListQuery } from './identity-provider.js';
+import type { IdentityProvider, LoginResult, UserListQuery } from './identity-provider.js';
+import { endUserSessions } from './sessions.js';
 import { hashPassword, verifyPasswordHash, type PasswordHash } from './password.js';
 
 interface UserData {
@@ -23,6 +24,8 @@ interface UserData {
   emailVerified: boolean;
   createdTimestamp: number;
   password: PasswordHash;
+  /** Set by an administrator's temporary password: the next login must change it first. */
+  passwordTemporary?: boolean;
 }
 
 interface UserRow {
@@ -115,6 +118,22 @@ export function createPostgresIdentityProvider(deps: PostgresIdentityDeps): Iden
     );
   }
 
+  // A well-formed hash checked when the login is unknown, so both answers take as long.
+  const decoy = hashPassword('decoy password, never matches', deps.passwordCostLog2);
+
+  async function passwordLogin(login: string, password: string): Promise<LoginResult> {
+    const result = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(username) = lower($1) OR lower(email) = lower($1) LIMIT 1`, [login]);
+    const row = result.rows[0];
+    if (!row) {
+      await verifyPasswordHash(password, await decoy);
+      return { outcome: 'invalid' };
+    }
+    if (!(await verifyPasswordHash(password, row.data.password))) return { outcome: 'invalid' };
+    const user = toUser(row, (await rolesOf([row.id])).get(row.id) ?? []);
+    if (!row.enabled) return { outcome: 'disabled', user };
+    return { outcome: 'ok', user, mustChangePassword: row.data.passwordTemporary === true };
+  }
+
   async function userRoles(id: string): Promise<Role[]> {
     const user = await getUser(id);
     return user.roles.map(roleRecord);
@@ -176,12 +195,14 @@ export function createPostgresIdentityProvider(deps: PostgresIdentityDeps): Iden
     async setEnabled(id: string, enabled: boolean) {
       const row = await loadRow(id);
       await store({ ...row, enabled });
+      if (!enabled) await endUserSessions(db, id);
       return getUser(id);
     },
 
     async deleteUser(id: string) {
       await loadRow(id);
       await db.query('DELETE FROM users WHERE id = $1', [id]);
+      await endUserSessions(db, id);
     },
 
     userRoles,
@@ -203,11 +224,29 @@ export function createPostgresIdentityProvider(deps: PostgresIdentityDeps): Iden
       return ROLE_NAMES.map((name) => ({ id: name, name, description: ROLE_DESCRIPTIONS[name] }));
     },
 
+    passwordLogin,
+
+    async userIdForLogin(login: string) {
+      const result = await db.query<{ id: string }>('SELECT id FROM users WHERE lower(username) = lower($1) OR lower(email) = lower($1) LIMIT 1', [login]);
+      return result.rows[0]?.id ?? null;
+    },
+
     async verifyPassword(login: string, password: string) {
-      const result = await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(username) = lower($1) OR lower(email) = lower($1) LIMIT 1`, [login]);
-      const row = result.rows[0];
-      if (!row || !row.enabled || !(await verifyPasswordHash(password, row.data.password))) return null;
-      return toUser(row, (await rolesOf([row.id])).get(row.id) ?? []);
+      const result = await passwordLogin(login, password);
+      return result.outcome === 'ok' ? result.user : null;
+    },
+
+    async resetPassword(id: string, password: string, temporary: boolean) {
+      const row = await loadRow(id);
+      await store({ ...row, data: { ...row.data, password: await hashPassword(password, deps.passwordCostLog2), passwordTemporary: temporary } });
+    },
+
+    async changePassword(id: string, password: string) {
+      const row = await loadRow(id);
+      if (await verifyPasswordHash(password, row.data.password)) {
+        throw new PalisadeError('CONFLICT', { message: 'the new password must differ from the current one' });
+      }
+      await store({ ...row, data: { ...row.data, password: await hashPassword(password, deps.passwordCostLog2), passwordTemporary: false } });
     },
   };
 }

@@ -3,9 +3,10 @@
 // every tenant's (rule 3).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ListQuery, PalisadeError, Role, RoleAssignment, RoleListItem, RoleName, User, UserCreate, UserUpdate } from '@palisade/core';
+import { ListQuery, PalisadeError, Role, RoleAssignment, RoleListItem, RoleName, User, UserCreate, UserPasswordReset, UserUpdate } from '@palisade/core';
 import type { AdminRouteContext } from '../auth/contract.js';
 import { routeSchema } from '../admin-api/route-schema.js';
+import { managedExternally } from './external-identity.js';
 import type { IdentityProvider } from './identity-provider.js';
 
 const IdParams = z.object({ id: z.string() });
@@ -18,7 +19,9 @@ export interface IdentityRouteDeps extends AdminRouteContext {
 
 export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
   const { access, identity } = deps;
-  const admin = access.require('manage-users');
+  const manageUsers = access.require('manage-users');
+  // With an external IdP the answer is the same 409 whatever the body (validation would say 400 first).
+  const admin = identity.external ? [manageUsers, async () => managedExternally()] : manageUsers;
   const tags = ['users'];
 
   /** The user, once the caller may act on its tenant (403 for another tenant unless super-admin). */
@@ -89,6 +92,23 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
     },
   });
 
+  app.put('/api/v1/users/:id/reset-password', {
+    preHandler: admin,
+    schema: routeSchema({
+      tags,
+      summary: "Set a user's password",
+      description: 'temporary (default true): the user must change it at the next login before getting a session.',
+      params: IdParams,
+      body: UserPasswordReset,
+      response: { 204: null },
+    }),
+    handler: async (request, reply) => {
+      const { password, temporary } = UserPasswordReset.parse(request.body ?? {});
+      await identity.resetPassword((await userInScope(request)).id, password, temporary);
+      return reply.code(204).send();
+    },
+  });
+
   app.get('/api/v1/users/:id/roles', {
     preHandler: admin,
     schema: routeSchema({ tags, summary: "A user's roles", params: IdParams, response: { 200: z.array(Role) } }),
@@ -119,7 +139,7 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
   });
 
   app.get('/api/v1/roles', {
-    preHandler: admin,
+    preHandler: manageUsers,
     schema: routeSchema({ tags: ['roles'], summary: 'The roles', response: { 200: z.array(RoleListItem) } }),
     handler: async () => identity.listRoles(),
   });

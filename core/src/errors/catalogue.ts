@@ -52,6 +52,7 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN: entry(403, 'authentication_error', 'Access denied'),
   NOT_FOUND: entry(404, 'invalid_request_error', 'Resource not found'),
   CONFLICT: entry(409, 'invalid_request_error', 'The request conflicts with the current state'),
+  USERS_MANAGED_EXTERNALLY: entry(409, 'invalid_request_error', 'Users are managed in the external identity provider (IDENTITY_PROVIDER=external)'),
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -36,6 +36,13 @@ export const UserUpdate = z.object({
 });
 export type UserUpdate = z.infer<typeof UserUpdate>;
 
+/** An administrator sets a user's password; a temporary one must be changed at the next login. */
+export const UserPasswordReset = z.object({
+  password: Password,
+  temporary: z.boolean().default(true),
+});
+export type UserPasswordReset = z.infer<typeof UserPasswordReset>;
+
 /** The user as returned by the admin API. */
 export const User = z.object({
   id: Uuid,

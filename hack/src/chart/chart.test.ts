@@ -26,6 +26,8 @@ const SPEC_COMPONENTS = [
   { command: 'bundle-store', port: 9000, liveness: '/health/live' },
   { command: 'event-writer', liveness: '/health/live' },
   { command: 'operator', liveness: '/health/live' },
+  { command: 'idp', port: 8080, liveness: '/health/live' },
+  { command: 'auth-proxy', port: 4180, liveness: '/health/live' },
 ] as const;
 
 const GPU_COMPONENTS = {
@@ -190,6 +192,7 @@ t.test('credentials come from Secrets, each component gets only what it reads', 
     externalDatabase: { existingSecret: 'my-db', host: '' },
     externalRedis: { existingSecret: 'my-redis', host: '' },
     internal: { existingSecret: 'my-internal' },
+    auth: { existingSecret: 'my-auth' },
   }).objects;
   t.same(ofKind(existing, 'Secret'), [], 'no chart Secrets with existing ones');
   const env = envOf(container(existing, 'registry'));
@@ -216,7 +219,11 @@ t.test('NetworkPolicies: only the gateway reaches the detectors', async (t) => {
   t.ok(ingressAllowed(policies, labels('bundle-store'), labels('gateway'), 'http'), 'gateway → bundle store');
   t.notOk(ingressAllowed(policies, labels('bundle-store'), outsider, 'http'));
   t.ok(ingressAllowed(policies, labels('gateway'), outsider, 'http'), 'the gateway is open');
-  t.ok(ingressAllowed(policies, labels('admin-api'), outsider, 'http'), 'the admin API is open');
+  t.notOk(ingressAllowed(policies, labels('admin-api'), outsider, 'http'), 'the admin API is not open');
+  t.ok(ingressAllowed(policies, labels('admin-api'), labels('auth-proxy'), 'http'), 'the authentication proxy reaches the admin API');
+  t.notOk(ingressAllowed(policies, labels('admin-api'), labels('gateway'), 'http'), 'nobody else does');
+  t.ok(ingressAllowed(policies, labels('auth-proxy'), outsider, 'http'), 'the proxy is open');
+  t.ok(ingressAllowed(policies, labels('idp'), outsider, 'http'), 'the IdP is open (browsers log in there)');
   t.notOk(ingressAllowed(policies, labels('event-writer'), labels('gateway'), 'http'), 'nothing calls the event writer');
   t.equal(policies.length, ofKind(objects, 'Deployment').length, 'one policy per component');
 
@@ -322,10 +329,37 @@ t.test('values.schema.json accepts values.yaml and rejects bad values', async (t
 });
 
 t.test('templates render the same objects twice (no hidden state) and name each object once', async (t) => {
-  const a = render({ internal: { internalServiceToken: 'x', secretKey: 'y' } });
-  const b = render({ internal: { internalServiceToken: 'x', secretKey: 'y' } });
+  const fixed = { internal: { internalServiceToken: 'x', secretKey: 'y' }, auth: { proxySharedSecret: 'p', cookieSecret: 'c', adminUserPassword: 'a' } };
+  const a = render(fixed);
+  const b = render(fixed);
   t.same(a.objects, b.objects);
   const ids = a.objects.map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   t.same(ids.filter((id, i) => ids.indexOf(id) !== i), [], 'no duplicates');
   for (const o of a.objects) t.ok(o.metadata.name.length <= 63, `${o.metadata.name}: a valid length`);
+});
+
+t.test('login: the Admin API behind the proxy, one shared secret, the IdP and an Ingress', async (t) => {
+  const { objects } = render({ auth: { proxyUrl: 'https://palisade.example.com', idpUrl: 'https://login.example.com', ingress: { enabled: true, proxyHost: 'palisade.example.com', idpHost: 'login.example.com' } } });
+  const api = envOf(container(objects, 'admin-api'));
+  const proxy = envOf(container(objects, 'auth-proxy'));
+  const idp = envOf(container(objects, 'idp'));
+  t.equal(api.get('AUTH_PROXY_ENABLED')?.value, 'true', 'production mode');
+  t.same(api.get('AUTH_PROXY_SHARED_SECRET')?.valueFrom, proxy.get('AUTH_PROXY_SHARED_SECRET')?.valueFrom, 'the same secret on both sides');
+  t.match(api.get('AUTH_PROXY_SHARED_SECRET')?.valueFrom, { secretKeyRef: { name: 'pal-palisade-auth', key: 'proxy-shared-secret' } });
+  t.equal(proxy.get('AUTH_PROXY_ISSUER_URL')?.value, 'https://login.example.com');
+  t.equal(proxy.get('AUTH_PROXY_REDIRECT_URL')?.value, 'https://palisade.example.com/oauth2/callback');
+  t.equal(proxy.get('AUTH_PROXY_API_UPSTREAM')?.value, 'http://pal-palisade-admin-api:8001');
+  t.equal(idp.get('IDP_ISSUER')?.value, 'https://login.example.com');
+  t.equal(idp.get('IDP_REDIRECT_URIS')?.value, 'https://palisade.example.com/oauth2/callback');
+  t.ok(idp.get('DATABASE_URL') && idp.get('PALISADE_SECRET_KEY'), 'the IdP keeps users, sessions and sealed keys in PostgreSQL');
+  const secret = find(objects, 'Secret', 'pal-palisade-auth') as { data?: Record<string, string> } | undefined;
+  t.ok(secret?.data?.['proxy-shared-secret'] && secret?.data?.['cookie-secret'] && secret?.data?.['admin-user-password'], 'generated secrets');
+  const ingress = find(objects, 'Ingress', 'pal-palisade-login') as { spec?: { rules?: Array<{ host: string }> } } | undefined;
+  t.same(ingress?.spec?.rules?.map((r) => r.host), ['palisade.example.com', 'login.example.com']);
+
+  const external = render({ auth: { identityProvider: 'external', external: { issuerUrl: 'https://kc.example.com/realms/palisade' } }, components: { idp: { enabled: false } } }).objects;
+  t.equal(envOf(container(external, 'auth-proxy')).get('AUTH_PROXY_ISSUER_URL')?.value, 'https://kc.example.com/realms/palisade');
+  t.equal(envOf(container(external, 'admin-api')).get('IDENTITY_PROVIDER')?.value, 'external');
+  t.notOk(deployment(external, 'idp'), 'no built-in IdP');
+  t.throws(() => render({ auth: { identityProvider: 'external' } }), /auth.external.issuerUrl is required/);
 });

@@ -1,0 +1,2 @@
+export * from './oidc.js';
+export * from './stack.js';
