@@ -11,3 +11,4 @@ export * from './exporters/index.js';
 export * from './security-events/index.js';
 export * from './dashboard/index.js';
 export * from './retention/index.js';
+export * from './reports/index.js';

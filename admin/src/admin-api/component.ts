@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { createBundlePublisher, envBool, envInt, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from '../registry/health-checker.js';
+import { createReportWorker } from '../reports/index.js';
 import { createRetentionWorker } from '../retention/index.js';
 import { buildAdminApi, type AdminRouteModule } from './build-admin-api.js';
 import { standardRouteModules } from './standard-modules.js';
@@ -16,6 +17,8 @@ export const ADMIN_API_ENV = {
   /** Spec: true (default) = production, forwarded identity headers required. */
   AUTH_PROXY_ENABLED: envBool(true),
   ADMIN_API_PORT: envInt(1, 65535, ADMIN_API_PORT),
+  /** Generate reports in this process (default true); `palisade report-worker` runs more of them alone. */
+  REPORT_WORKER_ENABLED: envBool(true),
   ...HEALTH_CHECK_ENV,
 } as const;
 
@@ -67,6 +70,9 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
           ...(deps.retentionIntervalMs !== undefined ? { intervalMs: deps.retentionIntervalMs } : {}),
           ...(deps.logger ? { logger: deps.logger.child({ service: 'retention' }) } : {}),
         });
+  const reportWorker = config.REPORT_WORKER_ENABLED
+    ? createReportWorker({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), ...(deps.logger ? { logger: deps.logger.child({ service: 'report-worker' }) } : {}) })
+    : undefined;
   checker = createHealthChecker({
     store: api.store,
     config,
@@ -77,6 +83,7 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
   api.app.addHook('onClose', async () => {
     await healthChecker.stop();
     await retention?.stop();
+    await reportWorker?.stop();
     await publisher.stop();
   });
   return {
@@ -84,10 +91,12 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
     config,
     port: config.ADMIN_API_PORT,
     publisher,
+    reportWorker,
     /** Builds and announces the current bundle (changes made here reach the data plane from now on). */
     async start() {
       await publisher.start();
       retention?.start();
+      await reportWorker?.start();
     },
   };
 }

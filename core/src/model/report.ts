@@ -55,6 +55,8 @@ export const Report = ReportSpec.extend({
   id: Uuid,
   tenant_id: TenantId,
   status: ReportStatus.default('PENDING'),
+  /** A super-admin's report over every tenant (tenant_id is then the requester's own). */
+  all_tenants: z.boolean().default(false),
   /** Why generation failed (status FAILED). */
   error: z.string().nullable().default(null),
   created_by: z.string().min(1).max(255),

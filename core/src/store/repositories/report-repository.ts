@@ -113,7 +113,7 @@ export function createReportRepository(db: Database): ReportRepository {
     },
     async complete(id, owner, content, completedAt) {
       const result = await db.query(
-        `UPDATE reports SET status = 'COMPLETED', content = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = $4,
+        `UPDATE reports SET status = 'COMPLETED', content = $3, lease_owner = NULL, lease_expires_at = NULL, updated_at = $4::timestamptz,
            data = data || jsonb_build_object('status', 'COMPLETED', 'completed_at', $4::text, 'size_bytes', $5::int)
          WHERE ${held}`,
         [id, owner, content, completedAt, content.length],
@@ -122,7 +122,7 @@ export function createReportRepository(db: Database): ReportRepository {
     },
     async fail(id, owner, error, at) {
       const result = await db.query(
-        `UPDATE reports SET status = 'FAILED', lease_owner = NULL, lease_expires_at = NULL, updated_at = $4,
+        `UPDATE reports SET status = 'FAILED', lease_owner = NULL, lease_expires_at = NULL, updated_at = $4::timestamptz,
            data = data || jsonb_build_object('status', 'FAILED', 'error', $3::text, 'completed_at', $4::text)
          WHERE id = $1 AND status = 'PENDING' AND ($2::text IS NULL OR lease_owner = $2)`,
         [id, owner, error, at],
