@@ -3,7 +3,7 @@
 // the retention worker deletes old files.
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createReportRepository, type Database, type Report } from '@palisade/core';
+import { createReportRepository, createUsageRepository, USAGE_LATENCY_BUCKETS, type Database, type Report } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { createRetentionWorker } from '../retention/index.js';
 import { createReportWorker } from './worker.js';
@@ -96,8 +96,11 @@ t.test('report worker', async (t) => {
         await db.query(`UPDATE reports SET lease_owner = 'w' WHERE id = $1`, [r.id]);
         await reports.complete(r.id, 'w', Buffer.from('file'), r.created_at);
       }
+      const rollup = { tenant_id: 'acme', provider_id: '', provider_name: '', model: '', decision: 'NONE', status_class: '2xx' as const, inspected: false, requests: 1, usage_reported: 0, input_tokens: 0, output_tokens: 0, latency_ms_sum: 1, latency_buckets: new Array<number>(USAGE_LATENCY_BUCKETS).fill(0) };
+      await createUsageRepository(db).storeBatch({ kind: 'usage', batch_id: globalThis.crypto.randomUUID(), source: 't', rollups: [{ ...rollup, minute: '2026-01-01T00:00:00.000Z' }, { ...rollup, minute: '2026-05-31T00:00:00.000Z' }] });
       const result = await createRetentionWorker({ db, now: () => now }).runOnce();
       t.ok(result.reports_deleted >= 1);
+      t.equal(result.usage_rows_deleted, 1, 'usage rollups go with the events (90 days by default)');
       t.equal(await reports.get(old.id), null, 'older than 365 days (the default): gone with its file');
       t.equal((await reports.content(recent.id))?.content.toString(), 'file');
     });
