@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 // Dev script: generates every report type in PDF and CSV over seeded sample data (embedded PGlite)
 // and renders page 1 (and 2) of each PDF to PNG with pdftoppm (Debian: poppler-utils), so a person can
-// look at them. Usage: npm run build && node scripts/render-report-samples.mjs [out-dir]
+// look at them. Usage: npm run build && node scripts/render-report-samples.mjs [out-dir] (default: a
+// folder under the system temp dir)
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@palisade/core';
 import { createReportGenerator, reportFileName } from '@palisade/admin';
 import { seedReportData } from '../admin/dist/reports/test-util.js';
 
-const out = process.argv[2] ?? 'report-samples';
+const out = process.argv[2] ?? join(tmpdir(), 'palisade-report-samples');
 mkdirSync(out, { recursive: true });
 const db = await openDatabase({ migrate: true });
 await seedReportData(db);
