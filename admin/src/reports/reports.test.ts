@@ -107,7 +107,9 @@ t.test('reports through the Admin API', async (t) => {
       t.equal(value('summary', 'pii_entities'), String(figures.piiValues));
       t.equal(value('top_providers', 'incidents', 'Яндекс ГПТ прод'), '10');
       t.equal(value('by_pii_type', 'entities', 'PHONE_NUMBER'), '5');
-      t.equal(records.filter((r) => r.section === 'per_day' && r.metric === 'incidents').length, 10);
+      const perDay = records.filter((r) => r.section === 'per_day' && r.metric === 'incidents');
+      t.equal(perDay.length, 31, 'every day of March, zeros included');
+      t.equal(perDay.reduce((sum, r) => sum + Number(r.value), 0), figures.piiIncidents);
       const bom = await download(csv.report.id, VIEWER, '?bom=true');
       t.same([...bom.body.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
       t.same(parseReportCsv(bom.body), records, 'the same rows behind the BOM');

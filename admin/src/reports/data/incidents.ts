@@ -3,7 +3,7 @@
 // with their trace ids (prompt excerpts with PII values replaced by their masked forms).
 import type { Database } from '@palisade/core';
 import type { Section } from '../document.js';
-import { forEachRow, maskedExcerpt, num, periodFilter, rowsOf, type Scope } from './rows.js';
+import { everyDay, forEachRow, maskedExcerpt, num, periodFilter, rowsOf, type Scope } from './rows.js';
 
 /** Incident categories → the event types they count. */
 export const INCIDENT_CATEGORIES = {
@@ -31,7 +31,7 @@ export async function incidentSections(db: Database, scope: Scope): Promise<Sect
   const where = `${period} AND event_type IN (${inList(ALL_TYPES)})`;
   const [totals] = await rowsOf<Record<string, unknown>>(db, `SELECT ${COUNTS}, count(DISTINCT source_ip) AS sources FROM (SELECT event_type, data->>'source_ip' AS source_ip FROM security_events WHERE ${where}) AS e`, params);
   const bySeverity = await rowsOf<Record<string, unknown>>(db, `SELECT severity, ${COUNTS} FROM security_events WHERE ${where} GROUP BY severity ORDER BY min(${SEVERITY_RANK})`, params);
-  const timeline: Array<Record<string, string | number>> = [];
+  const timeline: Array<{ day: string } & Record<string, string | number>> = [];
   await forEachRow<Record<string, unknown>>(db, `SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${COUNTS} FROM security_events WHERE ${where} GROUP BY 1 ORDER BY 1`, params, (r) =>
     timeline.push({ day: String(r.day), ...withCounts(r) }),
   );
@@ -71,7 +71,7 @@ export async function incidentSections(db: Database, scope: Scope): Promise<Sect
     {
       id: 'timeline',
       title: 'Timeline (per day)',
-      table: { columns: [{ key: 'day', label: 'Day (UTC)' }, ...categoryColumns, { key: 'total', label: 'Total', numeric: true }], rows: timeline },
+      table: { columns: [{ key: 'day', label: 'Day (UTC)' }, ...categoryColumns, { key: 'total', label: 'Total', numeric: true }], rows: everyDay(timeline, scope, { ...withCounts({}) }) },
       chart: { kind: 'line', labelKey: 'day', valueKeys: ['total', 'jailbreaks'] },
     },
     {

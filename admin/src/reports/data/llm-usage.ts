@@ -3,7 +3,7 @@
 // bound of the bucket the percentile falls in).
 import { USAGE_LATENCY_BOUNDS_MS, type Database } from '@palisade/core';
 import type { Column, Section } from '../document.js';
-import { forEachRow, num, periodFilter, rowsOf, type Scope } from './rows.js';
+import { everyDay, forEachRow, num, periodFilter, rowsOf, type Scope } from './rows.js';
 
 const MEASURES = `sum(requests) AS requests, sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
   sum(latency_ms_sum) AS latency_ms_sum, sum(requests) FILTER (WHERE status_class = '5xx') AS errors,
@@ -55,7 +55,7 @@ export async function llmUsageSections(db: Database, scope: Scope): Promise<Sect
     );
     return { columns: [{ key: 'name', label }, ...MEASURE_COLUMNS], rows };
   };
-  const perDay: Array<Record<string, string | number>> = [];
+  const perDay: Array<{ day: string } & Record<string, string | number>> = [];
   await forEachRow<Record<string, unknown>>(db, `SELECT to_char(minute AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, ${MEASURES} FROM usage_rollups WHERE ${where} GROUP BY 1 ORDER BY 1`, params, (r) =>
     perDay.push({ day: String(r.day), ...measures(r) }),
   );
@@ -78,6 +78,6 @@ export async function llmUsageSections(db: Database, scope: Scope): Promise<Sect
     { id: 'by_provider', title: 'By provider', table: await by('provider_name', 'Provider'), chart: { kind: 'bar', labelKey: 'name', valueKeys: ['requests'] } },
     { id: 'by_model', title: 'By model', table: await by('model', 'Model'), chart: { kind: 'bar', labelKey: 'name', valueKeys: ['input_tokens', 'output_tokens'] } },
     { id: 'by_tenant', title: 'By tenant', table: await by('tenant_id', 'Tenant') },
-    { id: 'per_day', title: 'Per day', table: { columns: [{ key: 'day', label: 'Day (UTC)' }, ...MEASURE_COLUMNS], rows: perDay }, chart: { kind: 'line', labelKey: 'day', valueKeys: ['requests'] } },
+    { id: 'per_day', title: 'Per day', table: { columns: [{ key: 'day', label: 'Day (UTC)' }, ...MEASURE_COLUMNS], rows: everyDay(perDay, scope, measures({})) }, chart: { kind: 'line', labelKey: 'day', valueKeys: ['requests'] } },
   ];
 }

@@ -3,7 +3,7 @@
 // dashboard; its entities are counted by type from the stored event's pii_entities.
 import type { Database } from '@palisade/core';
 import type { Section } from '../document.js';
-import { forEachRow, num, periodFilter, rowsOf, type Scope } from './rows.js';
+import { everyDay, forEachRow, num, periodFilter, rowsOf, type Scope } from './rows.js';
 
 const BLOCKED = `(upper(coalesce(data->>'decision', '')) = 'BLOCK' OR upper(coalesce(data->>'action', '')) = 'BLOCK')`;
 const MASKED = `(upper(coalesce(data->>'decision', '')) = 'SANITIZE' OR upper(coalesce(data->>'action', '')) IN ('MASK', 'REDACT', 'SANITIZE'))`;
@@ -41,7 +41,7 @@ export async function piiDlpSections(db: Database, scope: Scope): Promise<Sectio
      FROM security_events WHERE ${where} GROUP BY provider_id ORDER BY 2 DESC, 1 LIMIT 10`,
     params,
   );
-  const perDay: Array<Record<string, string | number>> = [];
+  const perDay: Array<{ day: string } & Record<string, string | number>> = [];
   await forEachRow<Record<string, unknown>>(
     db,
     `SELECT to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS incidents,
@@ -101,7 +101,7 @@ export async function piiDlpSections(db: Database, scope: Scope): Promise<Sectio
           { key: 'blocked', label: 'Blocked', numeric: true },
           { key: 'masked', label: 'Masked', numeric: true },
         ],
-        rows: perDay,
+        rows: everyDay(perDay, scope, { incidents: 0, entities: 0, blocked: 0, masked: 0 }),
       },
       chart: { kind: 'line', labelKey: 'day', valueKeys: ['incidents', 'blocked'] },
     },

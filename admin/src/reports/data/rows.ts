@@ -54,3 +54,21 @@ export function maskedExcerpt(text: string | null, entities: ReadonlyArray<{ val
   out = out.replace(/\s+/g, ' ').trim();
   return out.length > max ? `${out.slice(0, max - 1)}…` : out;
 }
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The per-day rows with every UTC day of the period present (zeros where a day had none), so a
+ * timeline's x axis is time, not "days that had data". `day` is YYYY-MM-DD.
+ */
+export function everyDay<Row extends { day: string }>(rows: readonly Row[], scope: Scope, zero: Omit<Row, 'day'>): Row[] {
+  const byDay = new Map(rows.map((r) => [r.day, r]));
+  const out: Row[] = [];
+  const from = new Date(scope.from);
+  const end = Date.parse(scope.to);
+  for (let at = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); at < end; at += DAY_MS) {
+    const day = new Date(at).toISOString().slice(0, 10);
+    out.push(byDay.get(day) ?? ({ ...zero, day } as Row));
+  }
+  return out;
+}

@@ -48,6 +48,13 @@ function barChart(doc: Doc, table: Table, chart: Chart, x: number, y: number, wi
   return top - y + 6;
 }
 
+/** The smallest 1, 2 or 5 × 10^k step (at least 1) that fits `max` in four gridlines. */
+function gridStep(max: number): number {
+  const raw = Math.max(1, max / 4);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  return [1, 2, 5, 10].map((m) => m * magnitude).find((step) => step >= raw)!;
+}
+
 /** Lines over the table's rows in order (days); returns the height used. */
 function lineChart(doc: Doc, table: Table, chart: Chart, x: number, y: number, width: number): number {
   const height = 130;
@@ -57,12 +64,12 @@ function lineChart(doc: Doc, table: Table, chart: Chart, x: number, y: number, w
   const plotW = width - 50;
   const top = y + 18;
   const bottom = top + height - 30;
-  const max = Math.max(1, ...rows.flatMap((r) => keys.map((k) => numberAt(r, k))));
+  const max = gridStep(Math.max(1, ...rows.flatMap((r) => keys.map((k) => numberAt(r, k))))) * 4;
   legend(doc, table, keys, left, y);
   for (let g = 0; g <= 4; g++) {
     const gy = bottom - ((bottom - top) * g) / 4;
     doc.moveTo(left, gy).lineTo(left + plotW, gy).strokeColor(g === 0 ? AXIS : '#e5e7eb').lineWidth(0.5).stroke();
-    doc.fillColor(TEXT).fontSize(7).text(compact(Math.round((max * g) / 4)), x, gy - 4, { width: 36, align: 'right', lineBreak: false });
+    doc.fillColor(TEXT).fontSize(7).text(compact((max * g) / 4), x, gy - 4, { width: 36, align: 'right', lineBreak: false });
   }
   const xAt = (i: number) => (rows.length === 1 ? left + plotW / 2 : left + (plotW * i) / (rows.length - 1));
   keys.forEach((key, k) => {
