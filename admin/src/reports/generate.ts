@@ -2,7 +2,6 @@
 import type { Database, Report } from '@palisade/core';
 import { buildReportDocument } from './data/index.js';
 import { renderCsv } from './render/csv.js';
-import { renderPdf } from './render/pdf.js';
 
 export const CONTENT_TYPES: Record<Report['format'], string> = { PDF: 'application/pdf', CSV: 'text/csv; charset=utf-8' };
 
@@ -11,7 +10,11 @@ export type ReportGenerator = (report: Report) => Promise<Buffer>;
 export function createReportGenerator(db: Database, now: () => Date = () => new Date()): ReportGenerator {
   return async (report) => {
     const doc = await buildReportDocument(db, report, now());
-    return report.format === 'PDF' ? renderPdf(doc) : renderCsv(doc);
+    if (report.format === 'CSV') return renderCsv(doc);
+    // Loaded on first use: pdfkit and its font tables cost every process that imports the admin
+    // package (the CLI, each component) a few hundred ms of start-up otherwise.
+    const { renderPdf } = await import('./render/pdf.js');
+    return renderPdf(doc);
   };
 }
 

@@ -3,5 +3,4 @@ export { createReportWorker, REPORTS_CHANNEL, type ReportWorker, type ReportWork
 export { createReportGenerator, CONTENT_TYPES, reportFileName, type ReportGenerator } from './generate.js';
 export { buildReportDocument } from './data/index.js';
 export { renderCsv, CSV_COLUMNS, UTF8_BOM } from './render/csv.js';
-export { renderPdf } from './render/pdf.js';
 export type { ReportDocument, Section, Table } from './document.js';
