@@ -13,3 +13,4 @@ export * from './dashboard/index.js';
 export * from './retention/index.js';
 export * from './oidc-provider/index.js';
 export * from './auth-proxy/index.js';
+export * from './reports/index.js';

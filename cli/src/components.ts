@@ -8,6 +8,7 @@ import {
   createEventExporterComponent,
   createEventWriterComponent,
   createRegistryComponent,
+  createReportWorker,
   EVENT_EXPORTER_PORT,
   REGISTRY_PORT,
 } from '@palisade/admin';
@@ -61,6 +62,7 @@ export interface ComponentDefinition {
 /** Ports of our own for the two components without an HTTP API (health and metrics only). */
 export const EVENT_WRITER_PORT = 8092;
 export const OPERATOR_PORT = 8093;
+export const REPORT_WORKER_PORT = 8094;
 
 /**
  * Every component the CLI can start, in start order (dependencies first). A component is added here
@@ -290,6 +292,18 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const writer = createEventWriterComponent({ db, streams: await ctx.streams(), env: ctx.env, logger: ctx.logger });
       await writer.start();
       return serveHealth(ctx, 'event-writer', { database: () => db.ping() }, () => writer.stop(), port, host);
+    },
+  },
+  {
+    name: 'report-worker',
+    port: REPORT_WORKER_PORT,
+    inAll: false,
+    description: 'report worker alone (the admin API runs one too): generates requested PDF and CSV reports',
+    async start(ctx, port, host) {
+      const db = await ctx.database();
+      const worker = createReportWorker({ db, logger: ctx.logger.child({ service: 'report-worker' }) });
+      await worker.start();
+      return serveHealth(ctx, 'report-worker', { database: () => db.ping() }, () => worker.stop(), port, host);
     },
   },
   {

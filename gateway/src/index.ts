@@ -5,3 +5,4 @@ export * from './decision/index.js';
 export * from './normalizer/index.js';
 export * from './pipeline/index.js';
 export * from './events/index.js';
+export * from './usage/index.js';

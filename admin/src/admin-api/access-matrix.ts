@@ -4,7 +4,7 @@
 // route has no row here.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEventRepository, createSecretBox, createSecurityEvent, type SecurityEvent } from '@palisade/core';
+import { createEventRepository, createReportRepository, createSecretBox, createSecurityEvent, type SecurityEvent } from '@palisade/core';
 import type { Permission } from '../auth/contract.js';
 import { createExporterOperations } from '../exporters/operations.js';
 import { contentPolicyBody, providerBody } from './test-util.js';
@@ -72,6 +72,22 @@ async function securityEvent(api: AdminApi, tenant: string) {
   await createEventRepository<SecurityEvent>(api.db).insert(event);
   return event;
 }
+
+/** A report record of the tenant; COMPLETED with a small file when `completed`. */
+async function report(api: AdminApi, tenant: string, completed = false) {
+  const reports = createReportRepository(api.db);
+  const r = await reports.create({
+    id: globalThis.crypto.randomUUID(), type: 'PII_DLP', format: 'CSV', period_start: '2026-01-01', period_end: '2026-01-02', tenant_id: tenant,
+    all_tenants: false, status: 'PENDING', error: null, created_by: 'matrix', created_at: new Date().toISOString(), completed_at: null, size_bytes: null,
+  });
+  if (completed) {
+    await api.db.query(`UPDATE reports SET lease_owner = 'matrix' WHERE id = $1`, [r.id]);
+    await reports.complete(r.id, 'matrix', Buffer.from('section,row\r\n'), new Date().toISOString());
+  }
+  return r;
+}
+
+const reportBody = (tenant?: string) => ({ type: 'PII_DLP', format: 'CSV', period_start: '2026-01-01', period_end: '2026-01-31', ...(tenant ? { tenant_id: tenant } : {}) });
 
 export const ADMIN_API_MATRIX: MatrixRow[] = [
   // providers
@@ -160,6 +176,12 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
   { method: 'GET', route: '/api/v1/security-events', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/security-events${q(v, t)}` }) },
   { method: 'GET', route: '/api/v1/security-events/:id', permission: 'read', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/security-events/${(await securityEvent(api, t)).id}` }) },
   { method: 'GET', route: '/api/v1/dashboard', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/dashboard${q(v, t)}` }) },
+  // reports: operators generate, every role downloads, deleting is admin's
+  { method: 'GET', route: '/api/v1/reports', permission: 'download-reports', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/reports${q(v, t)}` }) },
+  { method: 'POST', route: '/api/v1/reports', permission: 'generate-reports', ok: 202, prepare: async (_api, t, v) => ({ path: '/api/v1/reports', body: reportBody(v ? t : undefined) }) },
+  { method: 'GET', route: '/api/v1/reports/:id', permission: 'download-reports', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/reports/${(await report(api, t)).id}` }) },
+  { method: 'GET', route: '/api/v1/reports/:id/download', permission: 'download-reports', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/reports/${(await report(api, t, true)).id}/download` }) },
+  { method: 'DELETE', route: '/api/v1/reports/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/reports/${(await report(api, t)).id}` }) },
   // retention settings are global (one row for the installation): no tenant column
   { method: 'GET', route: '/api/v1/retention-settings', permission: 'manage-retention', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/retention-settings' }) },
   { method: 'PUT', route: '/api/v1/retention-settings', permission: 'manage-retention', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/retention-settings', body: { event_retention_days: 90 } }) },

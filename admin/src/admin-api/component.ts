@@ -6,6 +6,7 @@ import { ConfigError, createBundlePublisher, envBool, envEnum, envInt, envSecret
 import { createExternalIdentityProvider } from '../identity/external-identity.js';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from '../registry/health-checker.js';
+import { createReportWorker } from '../reports/index.js';
 import { createRetentionWorker } from '../retention/index.js';
 import { buildAdminApi, type AdminRouteModule } from './build-admin-api.js';
 import { standardRouteModules } from './standard-modules.js';
@@ -21,6 +22,8 @@ export const ADMIN_API_ENV = {
   AUTH_PROXY_SHARED_SECRET: envSecret(),
   /** builtin: users in our tables (the `palisade idp` logs them in); external: Keycloak, Entra ID, … */
   IDENTITY_PROVIDER: envEnum(['builtin', 'external'] as const, 'builtin'),
+  /** Generate reports in this process (default true); `palisade report-worker` runs more of them alone. */
+  REPORT_WORKER_ENABLED: envBool(true),
   ...HEALTH_CHECK_ENV,
 } as const;
 
@@ -80,6 +83,9 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
           ...(deps.retentionIntervalMs !== undefined ? { intervalMs: deps.retentionIntervalMs } : {}),
           ...(deps.logger ? { logger: deps.logger.child({ service: 'retention' }) } : {}),
         });
+  const reportWorker = config.REPORT_WORKER_ENABLED
+    ? createReportWorker({ db: deps.db, ...(deps.now ? { now: deps.now } : {}), ...(deps.logger ? { logger: deps.logger.child({ service: 'report-worker' }) } : {}) })
+    : undefined;
   checker = createHealthChecker({
     store: api.store,
     config,
@@ -90,6 +96,7 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
   api.app.addHook('onClose', async () => {
     await healthChecker.stop();
     await retention?.stop();
+    await reportWorker?.stop();
     await publisher.stop();
   });
   return {
@@ -97,10 +104,12 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
     config,
     port: config.ADMIN_API_PORT,
     publisher,
+    reportWorker,
     /** Builds and announces the current bundle (changes made here reach the data plane from now on). */
     async start() {
       await publisher.start();
       retention?.start();
+      await reportWorker?.start();
     },
   };
 }

@@ -1,11 +1,12 @@
 // The Admin API's resource modules beyond providers, profiles, content policies and API keys:
-// exporters (with the real test call of the event exporter), security events, the dashboard and
-// retention settings. The component mounts them; tests of one module mount it alone.
+// exporters (with the real test call of the event exporter), security events, the dashboard,
+// retention settings and reports. The component mounts them; tests of one module mount it alone.
 import type { Logger } from 'pino';
 import { createResourceStore, type Database, type SecretBox } from '@palisade/core';
 import { registerDashboardRoutes } from '../dashboard/index.js';
 import { createExporterTester } from '../exporter/index.js';
 import { registerExporterRoutes } from '../exporters/index.js';
+import { registerReportRoutes } from '../reports/index.js';
 import { registerRetentionRoutes } from '../retention/index.js';
 import { registerSecurityEventRoutes } from '../security-events/index.js';
 import type { AdminRouteModule } from './build-admin-api.js';
@@ -18,5 +19,6 @@ export function standardRouteModules(deps: { db: Database; secrets: SecretBox; l
     (app, ctx) => registerSecurityEventRoutes(app, { ...ctx, db: deps.db }),
     (app, ctx) => registerDashboardRoutes(app, { ...ctx, db: deps.db }),
     (app, ctx) => registerRetentionRoutes(app, { ...ctx, db: deps.db }),
+    (app, ctx) => registerReportRoutes(app, { ...ctx, db: deps.db }),
   ];
 }

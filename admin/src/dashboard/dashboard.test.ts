@@ -1,6 +1,6 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
-import { createEventRepository, createSecurityEvent, type EventType, type SecurityEvent } from '@palisade/core';
+import { createEventRepository, createSecurityEvent, createUsageRepository, USAGE_LATENCY_BUCKETS, type EventType, type SecurityEvent } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { createTestClock, startTestApp } from '../security-events/test-app.js';
 import { registerDashboardRoutes } from './routes.js';
@@ -30,6 +30,15 @@ t.test('dashboard numbers on seeded events', async (t) => {
     // Outside the default window, and another tenant: never counted for `default`.
     await seed('2026-02-01', 't7', 'REQUEST_BLOCKED');
     await seed('2026-03-09', 't8', 'RESPONSE_BLOCKED', { tenant_id: 'acme' });
+    // Usage accounting counts every call, the ones without events too (here: the same calls as above).
+    const rollup = (tenant_id: string, day: string, requests: number, tokens: number) => ({
+      minute: `${day}T10:00:00.000Z`, tenant_id, provider_id: P1, provider_name: 'one', model: 'm', decision: 'ALLOW', status_class: '2xx' as const, inspected: true,
+      requests, usage_reported: requests, input_tokens: tokens, output_tokens: 2 * tokens, latency_ms_sum: 100 * requests, latency_buckets: new Array<number>(USAGE_LATENCY_BUCKETS).fill(0),
+    });
+    await createUsageRepository(db).storeBatch({
+      kind: 'usage', batch_id: randomUUID(), source: 'test',
+      rollups: [rollup('default', '2026-03-08', 3, 30), rollup('default', '2026-03-09', 3, 10), rollup('default', '2026-02-01', 1, 1), rollup('acme', '2026-03-09', 1, 1)],
+    });
     const { call } = await startTestApp(t, (app, ctx) => registerDashboardRoutes(app, { ...ctx, db }), clock.now);
 
     t.test('default window: the last 7 days of the caller\'s tenant', async (t) => {
@@ -40,6 +49,7 @@ t.test('dashboard numbers on seeded events', async (t) => {
       t.equal(d.to, '2026-03-10T12:00:00.000Z');
       t.same(d.tenant_ids, ['default']);
       t.same(d.totals, { events: 11, requests: 6, blocks: 2, sanitizations: 2, monitor_alerts: 2, pii_detections: 3 });
+      t.same(d.usage, { input_tokens: 40, output_tokens: 80, average_latency_ms: 100 });
       t.equal(d.events_by_type.PII_DETECTED, 3);
       t.equal(d.events_by_type.REQUEST_BLOCKED, 1);
       t.equal(d.events_by_type.RESPONSE_BLOCKED, 0, 'every type listed, zeros included');

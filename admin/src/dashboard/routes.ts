@@ -1,10 +1,8 @@
 // GET /api/v1/dashboard: the start page's figures over a window, aggregated in SQL over the tenant's
-// security events (event repository `stats`).
+// security events (event repository `stats`) and the gateways' usage rollups.
 //
-// "requests" counts distinct trace ids that have at least one event in the window. ALLOW decisions are
-// stored only for profiles with event_logging.log_allow_decisions, so without it a clean request leaves
-// no event and is not counted: the figure is "requests with a recorded event" (every request when ALLOW
-// logging is on).
+// "requests" counts every call the gateways handled (usage accounting), whether or not it left a
+// security event; the other figures count events.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
@@ -15,6 +13,7 @@ import {
   SEVERITIES,
   TenantId,
   createEventRepository,
+  createUsageRepository,
   type Database,
   type EventCounters,
   type SecurityEvent,
@@ -56,6 +55,8 @@ export const Dashboard = z.object({
   events_by_type: z.record(z.string(), z.number().int()),
   events_by_severity: z.record(z.string(), z.number().int()),
   top_providers_by_pii: z.array(z.object({ provider_id: z.string().nullable(), provider_name: z.string().nullable(), pii_incidents: z.number().int() })),
+  /** Token usage and latency of every call in the window (usage accounting). */
+  usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int(), average_latency_ms: z.number().nullable() }),
   /** Every UTC day of the window, oldest first, zeros included. */
   per_day: z.array(Counters.extend({ date: z.string() })),
 });
@@ -75,6 +76,7 @@ function window(query: z.infer<typeof DashboardQuery>, now: Date): { from: Date;
 export function registerDashboardRoutes(app: FastifyInstance, ctx: DashboardRouteContext): void {
   const { access } = ctx;
   const events = createEventRepository<SecurityEvent>(ctx.db);
+  const usage = createUsageRepository(ctx.db);
 
   app.get(
     '/api/v1/dashboard',
@@ -83,7 +85,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: DashboardRout
       schema: routeSchema({
         tags: ['dashboard'],
         summary: 'Dashboard figures',
-        description: `Totals, events by type and severity, top 10 providers by PII incidents and a per-day series over [from, to) (default the last ${DEFAULT_DASHBOARD_DAYS} days). blocks = ${DASHBOARD_EVENT_GROUPS.blocks.join(' + ')}; sanitizations = ${DASHBOARD_EVENT_GROUPS.sanitizations.join(' + ')}; monitor_alerts = ${DASHBOARD_EVENT_GROUPS.monitor_alerts.join(' + ')}; requests = distinct trace ids with at least one event (clean requests are stored only with event_logging.log_allow_decisions).`,
+        description: `Totals, events by type and severity, top 10 providers by PII incidents and a per-day series over [from, to) (default the last ${DEFAULT_DASHBOARD_DAYS} days). blocks = ${DASHBOARD_EVENT_GROUPS.blocks.join(' + ')}; sanitizations = ${DASHBOARD_EVENT_GROUPS.sanitizations.join(' + ')}; monitor_alerts = ${DASHBOARD_EVENT_GROUPS.monitor_alerts.join(' + ')}; requests = every call the gateways handled (usage accounting), the rest count security events.`,
         querystring: DashboardQuery,
         response: { 200: Dashboard },
       }),
@@ -92,18 +94,24 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: DashboardRout
       const query = DashboardQuery.parse(request.query);
       const tenantIds = access.tenantsFor(request, query.tenant_id);
       const { from, to } = window(query, ctx.now());
-      const stats = await events.stats({ ...(tenantIds ? { tenant_ids: tenantIds } : {}), from: from.toISOString(), to: to.toISOString() });
+      const range = { ...(tenantIds ? { tenant_ids: tenantIds } : {}), from: from.toISOString(), to: to.toISOString() };
+      const [stats, usageTotals, requestsPerDay] = await Promise.all([events.stats(range), usage.totals(range), usage.requestsPerDay(range)]);
       const byDay = new Map(stats.per_day.map(({ day, ...counters }) => [day, counters]));
       const perDay: Dashboard['per_day'] = [];
       for (let day = Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()); day < to.getTime(); day += DAY_MS) {
         const date = new Date(day).toISOString().slice(0, 10);
-        perDay.push({ date, ...(byDay.get(date) ?? ZERO) });
+        perDay.push({ date, ...(byDay.get(date) ?? ZERO), requests: requestsPerDay.get(date) ?? 0 });
       }
       return {
         from: from.toISOString(),
         to: to.toISOString(),
         tenant_ids: tenantIds ?? null,
-        totals: stats.totals,
+        totals: { ...stats.totals, requests: usageTotals.requests },
+        usage: {
+          input_tokens: usageTotals.input_tokens,
+          output_tokens: usageTotals.output_tokens,
+          average_latency_ms: usageTotals.requests > 0 ? Math.round((usageTotals.latency_ms_sum / usageTotals.requests) * 10) / 10 : null,
+        },
         events_by_type: { ...Object.fromEntries(EVENT_TYPES.map((type) => [type, 0])), ...stats.by_type },
         events_by_severity: { ...Object.fromEntries(SEVERITIES.map((severity) => [severity, 0])), ...stats.by_severity },
         top_providers_by_pii: stats.top_pii_providers,

@@ -1,8 +1,9 @@
-// The event writer as the CLI runs it: configuration from the environment, the writer on the shared
+// The event writer as the CLI runs it (security events, and the usage rollups beside them): configuration from the environment, the writer on the shared
 // database and event stream, and its lifecycle (start after the database is migrated, stop before the
 // stream bundle and the database are closed).
 import type { Logger } from 'pino';
 import { envInt, parseEnv, type Database, type EnvValues, type Streams } from '@palisade/core';
+import { createUsageWriter, type UsageWriter } from './usage-writer.js';
 import { createEventWriter, MAX_EVENT_BATCH_SIZE, type EventWriter } from './writer.js';
 
 export const EVENT_WRITER_ENV = {
@@ -27,6 +28,8 @@ export interface EventWriterComponentDeps {
 export interface EventWriterComponent {
   config: EventWriterConfig;
   writer: EventWriter;
+  /** Stores the gateways' usage rollups (a second consumer group, on the usage stream). */
+  usage: UsageWriter;
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -43,10 +46,24 @@ export function createEventWriterComponent(deps: EventWriterComponentDeps): Even
     ...(deps.consumer === undefined ? {} : { consumer: deps.consumer }),
     ...(deps.logger ? { logger: deps.logger.child({ service: 'event-writer' }) } : {}),
   });
+  const usage = createUsageWriter({
+    db: deps.db,
+    events: deps.streams.events,
+    blockMs: config.EVENT_WRITER_BLOCK_MS,
+    claimIdleMs: config.EVENT_WRITER_CLAIM_IDLE_MS,
+    ...(deps.consumer === undefined ? {} : { consumer: deps.consumer }),
+    ...(deps.logger ? { logger: deps.logger.child({ service: 'usage-writer' }) } : {}),
+  });
   return {
     config,
     writer,
-    start: () => writer.start(),
-    stop: () => writer.stop(),
+    usage,
+    start: async () => {
+      await writer.start();
+      await usage.start();
+    },
+    stop: async () => {
+      await Promise.all([writer.stop(), usage.stop()]);
+    },
   };
 }

@@ -1,5 +1,5 @@
 // The retention worker: on a timer, applies the retention settings — deletes security events after
-// event_retention_days, scrubs event details after detail_retention_days, deletes reports after
+// event_retention_days (and the usage rollups with them), scrubs event details after detail_retention_days, deletes reports after
 // report_retention_days and audit records after audit_retention_days (at least 1095; nothing else ever
 // deletes them).
 import type { Logger } from 'pino';
@@ -7,6 +7,7 @@ import {
   createAuditRepository,
   createEventRepository,
   createRetentionRepository,
+  createUsageRepository,
   type AuditRecord,
   type Database,
   type RetentionSettings,
@@ -32,6 +33,8 @@ export interface RetentionRunResult {
   /** Records older than these instants were removed or scrubbed. */
   cutoffs: { events: string; details: string; reports: string; audit: string };
   events_deleted: number;
+  /** Usage rollup rows (per minute) older than the events cutoff. */
+  usage_rows_deleted: number;
   details_scrubbed: number;
   reports_deleted: number;
   audit_deleted: number;
@@ -53,6 +56,7 @@ export function createRetentionWorker(options: RetentionWorkerOptions): Retentio
   const events = createEventRepository<SecurityEvent>(options.db);
   const audit = createAuditRepository<AuditRecord>(options.db);
   const retention = createRetentionRepository<RetentionSettings>(options.db);
+  const usage = createUsageRepository(options.db);
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = true;
@@ -69,10 +73,11 @@ export function createRetentionWorker(options: RetentionWorkerOptions): Retentio
     };
     // Deleting first leaves fewer events to scrub.
     const eventsDeleted = await events.deleteBefore(cutoffs.events);
+    const usageRowsDeleted = await usage.deleteBefore(cutoffs.events);
     const detailsScrubbed = await events.scrubBefore(cutoffs.details, scrubEventDetails);
     const reportsDeleted = await retention.deleteReportsBefore(cutoffs.reports);
     const auditDeleted = await audit.deleteBefore(cutoffs.audit);
-    const result = { settings, cutoffs, events_deleted: eventsDeleted, details_scrubbed: detailsScrubbed, reports_deleted: reportsDeleted, audit_deleted: auditDeleted };
+    const result = { settings, cutoffs, events_deleted: eventsDeleted, usage_rows_deleted: usageRowsDeleted, details_scrubbed: detailsScrubbed, reports_deleted: reportsDeleted, audit_deleted: auditDeleted };
     options.logger?.info({ ...result, settings: undefined }, 'retention pass done');
     return result;
   }

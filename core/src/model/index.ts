@@ -32,3 +32,4 @@ export * from './retention-settings.js';
 export * from './role.js';
 export * from './user.js';
 export * from './api-key.js';
+export * from './usage.js';

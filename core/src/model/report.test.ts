@@ -18,9 +18,12 @@ t.test('create', async (t) => {
   t.same(issuePaths(ReportCreate, { ...base, period_start: '2025-01-01', period_end: '2025-01-31' }), [], 'dates');
 });
 
-t.test('period_end is not before period_start', async (t) => {
+t.test('the period ends after it starts and spans at most 366 days', async (t) => {
   t.same(issuePaths(ReportCreate, { ...base, period_start: '2025-02-01T00:00:00Z', period_end: '2025-01-01T00:00:00Z' }), ['period_end']);
-  t.same(issuePaths(ReportCreate, { ...base, period_start: '2025-02-01T00:00:00Z', period_end: '2025-02-01T00:00:00Z' }), [], 'equal is fine');
+  t.same(issuePaths(ReportCreate, { ...base, period_start: '2025-02-01T00:00:00Z', period_end: '2025-02-01T00:00:00Z' }), ['period_end'], 'an empty period');
+  t.same(issuePaths(ReportCreate, { ...base, period_start: '2024-01-01', period_end: '2025-01-01' }), [], '366 days (a leap year)');
+  t.same(issuePaths(ReportCreate, { ...base, period_start: '2024-01-01', period_end: '2025-01-02' }), ['period_end'], '367 days');
+  t.same(issuePaths(ReportCreate, { ...base, period_start: '2025-02-30' }), ['period_start'], 'no such day');
 });
 
 t.test('the stored report and its states', async (t) => {

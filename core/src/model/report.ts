@@ -28,9 +28,15 @@ export const ReportSpec = z.object({
 });
 export type ReportSpec = z.infer<typeof ReportSpec>;
 
+/** Longest report period: a year, leap day included. */
+export const MAX_REPORT_PERIOD_DAYS = 366;
+
 function checkPeriod(value: { period_start: string; period_end: string }, ctx: z.RefinementCtx) {
-  if (Date.parse(value.period_end) < Date.parse(value.period_start)) {
-    ctx.addIssue({ code: 'custom', path: ['period_end'], message: 'period_end must not be before period_start' });
+  const span = Date.parse(value.period_end) - Date.parse(value.period_start);
+  if (span <= 0) {
+    ctx.addIssue({ code: 'custom', path: ['period_end'], message: 'period_end must be after period_start' });
+  } else if (span > MAX_REPORT_PERIOD_DAYS * 86_400_000) {
+    ctx.addIssue({ code: 'custom', path: ['period_end'], message: `the period is at most ${MAX_REPORT_PERIOD_DAYS} days` });
   }
 }
 
@@ -49,6 +55,8 @@ export const Report = ReportSpec.extend({
   id: Uuid,
   tenant_id: TenantId,
   status: ReportStatus.default('PENDING'),
+  /** A super-admin's report over every tenant (tenant_id is then the requester's own). */
+  all_tenants: z.boolean().default(false),
   /** Why generation failed (status FAILED). */
   error: z.string().nullable().default(null),
   created_by: z.string().min(1).max(255),

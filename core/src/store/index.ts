@@ -11,3 +11,5 @@ export * from './repositories/audit-repository.js';
 export * from './repositories/bundle-repository.js';
 export * from './repositories/retention-repository.js';
 export * from './resources.js';
+export * from './repositories/usage-repository.js';
+export * from './repositories/report-repository.js';

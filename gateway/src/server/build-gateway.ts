@@ -7,10 +7,12 @@ import type { EventEmitter } from '../events/index.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient } from '../upstream/index.js';
+import type { UsageRecorder } from '../usage/index.js';
 import { createApiKeyAuth } from './api-keys.js';
 import type { GatewayConfig } from './env.js';
 import { limitConnections, methodNotAllowed } from './connections.js';
 import { createProxyHandler } from './proxy.js';
+import { tenantOf } from './request-info.js';
 
 export const GATEWAY_PORT = 8085;
 
@@ -30,6 +32,8 @@ export interface GatewayDeps {
   scanner?: ResponseScanner;
   /** Where the operational events of failed calls go (PROVIDER_ERROR, RATE_LIMIT, …). */
   events?: Pick<EventEmitter, 'emitLater'>;
+  /** Usage accounting of every call (per-minute rollups flushed through the event stream). */
+  usage?: Pick<UsageRecorder, 'route' | 'answer' | 'finish'>;
 }
 
 export function buildGateway(deps: GatewayDeps): Service {
@@ -83,7 +87,15 @@ export function buildGateway(deps: GatewayDeps): Service {
     inspector: deps.inspector,
     scanner: deps.scanner,
     events: deps.events,
+    usage: deps.usage,
   });
+  const usage = deps.usage;
+  if (usage) {
+    app.addHook('onResponse', async (request, reply) => {
+      const decision = reply.getHeader('x-service-decision');
+      usage.finish(request, { tenantId: tenantOf(request.headers), status: reply.statusCode, latencyMs: reply.elapsedTime, decision: typeof decision === 'string' ? decision : undefined });
+    });
+  }
   app.post('/chat', proxy);
   app.post('/*', proxy);
 

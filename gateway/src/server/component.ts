@@ -11,6 +11,7 @@ import { createInspectionTimings } from '../pipeline/inspection-timings.js';
 import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { createTurnSlicer } from '../scheduling/turn-slicer.js';
+import { createUsageRecorder } from '../usage/index.js';
 import { buildGateway } from './build-gateway.js';
 import { registerHeapProbe } from './heap-probe.js';
 import type { GatewayConfig } from './env.js';
@@ -59,6 +60,10 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
         })
       : undefined;
   const events = createEventEmitter({ events: deps.streams.events, streamMaxLen: config.GATEWAY_EVENTS_STREAM_MAX_LEN, maxBuffer: config.GATEWAY_EVENTS_MEMORY_BUFFER, logger: eventLogger, spill });
+  const usage = createUsageRecorder({
+    events: deps.streams.events,
+    onWarning: (message, error) => deps.logger?.warn({ service: 'gateway', ...(error ? { err: String(error) } : {}) }, message),
+  });
   const timings = createInspectionTimings();
   // One slicer for the request and the response side: they share the loop.
   const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;
@@ -68,8 +73,9 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     upstream,
     cache: deps.streams.cache,
     events,
+    usage,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
-    closers: [() => loader.stop(), () => upstream.close(), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
+    closers: [() => loader.stop(), () => upstream.close(), () => usage.stop().catch(() => {}), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
     ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer }) } : {}),
   });
   timings.register(service.metrics.registry);
@@ -80,8 +86,12 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     loader,
     upstream,
     events,
-    /** Subscribes to change notices and loads the first snapshot (retried by the poll if the store is not up yet). */
-    start: () => loader.start(),
+    usage,
+    /** Subscribes to change notices, loads the first snapshot (retried by the poll if the store is not up yet) and starts the usage flushes. */
+    start: async () => {
+      usage.start();
+      await loader.start();
+    },
   };
 }
 export type GatewayComponent = ReturnType<typeof createGatewayComponent>;

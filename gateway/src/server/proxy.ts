@@ -10,6 +10,7 @@ import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
+import { requestModelOf, type UsageRecorder } from '../usage/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
 import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, sourceIpOf, tenantOf } from './request-info.js';
 
@@ -38,6 +39,8 @@ export interface ProxyDeps {
   scanner?: ResponseScanner | undefined;
   /** Where PROVIDER_ERROR, RATE_LIMIT, SERVICE_UNAVAILABLE and REQUEST_ERROR go. */
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
+  /** Usage accounting: learns each routed call and its answer's token usage. */
+  usage?: Pick<UsageRecorder, 'route' | 'answer'> | undefined;
 }
 
 /** What is known of a call when it fails, for its operational event. */
@@ -194,6 +197,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     if (route.authError) throw new PalisadeError('INTERNAL_ERROR', { message: 'The provider credentials cannot be decrypted', cause: new Error(route.authError) });
 
     const json = parseJsonBody(raw);
+    deps.usage?.route(request, { tenantId, providerId: provider.id, providerName: provider.name, model: requestModelOf(json), inspected: Boolean(route.profile && deps.inspector) });
     let body = raw!;
     let systemPrompt = '';
     // Set for profiled calls only: the unprofiled hot path builds no event context.
@@ -239,6 +243,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       abortWith: abortOnClientClose(reply),
     });
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
+    deps.usage?.answer(request, answer);
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });

@@ -1,6 +1,7 @@
 import { sql as initial } from './001-initial.js';
 import { sql as policyBundles } from './002-policy-bundles.js';
 import { sql as identityProvider } from './003-identity-provider.js';
+import { sql as usageAndReportLeases } from './004-usage-and-report-leases.js';
 
 export interface Migration {
   readonly version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'policy-bundles', sql: policyBundles },
   { version: 3, name: 'identity-provider', sql: identityProvider },
+  { version: 4, name: 'usage-and-report-leases', sql: usageAndReportLeases },
 ];

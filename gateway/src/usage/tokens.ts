@@ -1,0 +1,96 @@
+// The token usage an upstream reported, read from its answer in each vendor format: the `usage`
+// object of chat-completion style APIs (prompt/completion tokens, input/output tokens, camelCase
+// variants), `usageMetadata` of gemini-style APIs, `meta.billed_units` of command-style APIs and the
+// `prompt_eval_count`/`eval_count` of local-model servers. Streams (SSE, NDJSON, a JSON array of
+// chunks) report usage in one frame or cumulatively in several: the largest value of each side wins.
+import { parseSse, type UpstreamResponse } from '../upstream/index.js';
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+}
+
+/** Cheap pre-check: without one of these names the answer carries no usage and is not parsed again. */
+const MARKERS = ['usage', 'TokenCount', 'eval_count', 'billed_units'];
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
+const first = (o: Json, keys: readonly string[]): number | undefined => {
+  for (const key of keys) {
+    const n = count(o[key]);
+    if (n !== undefined) return n;
+  }
+  return undefined;
+};
+
+const INPUT_KEYS = ['prompt_tokens', 'input_tokens', 'inputTokens', 'promptTokens'] as const;
+const OUTPUT_KEYS = ['completion_tokens', 'output_tokens', 'outputTokens', 'completionTokens'] as const;
+
+/** Usage found in one JSON frame (or answer), or undefined. */
+export function usageOfFrame(frame: unknown): Partial<TokenUsage> | undefined {
+  if (!isObject(frame)) return undefined;
+  const candidates: Array<Json | undefined> = [
+    isObject(frame.usage) ? frame.usage : undefined,
+    // a streamed message_start carries the usage inside the message
+    isObject(frame.message) && isObject(frame.message.usage) ? frame.message.usage : undefined,
+    isObject(frame.meta) && isObject(frame.meta.billed_units) ? frame.meta.billed_units : undefined,
+  ];
+  for (const u of candidates) {
+    if (!u) continue;
+    const input = first(u, INPUT_KEYS);
+    const output = first(u, OUTPUT_KEYS);
+    if (input !== undefined || output !== undefined) return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+  }
+  if (isObject(frame.usageMetadata)) {
+    const input = count(frame.usageMetadata.promptTokenCount);
+    const output = count(frame.usageMetadata.candidatesTokenCount);
+    if (input !== undefined || output !== undefined) return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+  }
+  const input = count(frame.prompt_eval_count);
+  const output = count(frame.eval_count);
+  if (input !== undefined || output !== undefined) return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+  return undefined;
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function frames(answer: UpstreamResponse, text: string): unknown[] {
+  if (!answer.isEventStream) {
+    const whole = parse(text);
+    return Array.isArray(whole) ? whole : [whole];
+  }
+  const hasMarker = (s: string) => MARKERS.some((m) => s.includes(m));
+  if (answer.streamFormat === 'ndjson') return text.split('\n').filter(hasMarker).map(parse);
+  return parseSse(text)
+    .filter((e) => hasMarker(e.data))
+    .map((e) => parse(e.data));
+}
+
+/** The usage the answer reports, or null when it reports none (or is not JSON). */
+export function tokenUsageOf(answer: UpstreamResponse): TokenUsage | null {
+  const text = answer.text;
+  if (text === undefined || !MARKERS.some((m) => text.includes(m))) return null;
+  let found = false;
+  const total: TokenUsage = { input: 0, output: 0 };
+  for (const frame of frames(answer, text)) {
+    const usage = usageOfFrame(frame);
+    if (!usage) continue;
+    found = true;
+    total.input = Math.max(total.input, usage.input ?? 0);
+    total.output = Math.max(total.output, usage.output ?? 0);
+  }
+  return found ? total : null;
+}
+
+/** The model a request body names (`model`), '' when it names none (some vendors put it in the URL). */
+export function requestModelOf(json: unknown): string {
+  return isObject(json) && typeof json.model === 'string' ? json.model.slice(0, 255) : '';
+}
