@@ -1,5 +1,6 @@
 import { sql as initial } from './001-initial.js';
 import { sql as policyBundles } from './002-policy-bundles.js';
+import { sql as auditSecretHeaders } from './005-audit-secret-headers.js';
 
 export interface Migration {
   readonly version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'policy-bundles', sql: policyBundles },
+  { version: 5, name: 'audit-secret-headers', sql: auditSecretHeaders },
 ];
