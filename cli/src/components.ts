@@ -157,6 +157,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const registry = createRegistryComponent({
         db: await ctx.database(),
         pubsub: streams.pubsub,
+        appliers: ctx.bundleAppliers,
         events: streams.events,
         secrets: ctx.secrets(),
         env: ctx.env,
@@ -202,6 +203,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
         config: loadGatewayConfig(env),
         streams: await ctx.streams(),
         secrets: ctx.secrets(),
+        appliers: ctx.bundleAppliers,
         logger: ctx.logger,
         internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
       });
@@ -215,7 +217,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'Admin API: every resource, roles and tenants, audit log, security events, dashboard, retention; /docs',
     async start(ctx, port, host) {
       const streams = await ctx.streams();
-      const api = createAdminApiComponent({ db: await ctx.database(), pubsub: streams.pubsub, secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
+      const api = createAdminApiComponent({ db: await ctx.database(), pubsub: streams.pubsub, appliers: ctx.bundleAppliers, secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
       await api.start();
       return serve(api.app, port, host);
     },

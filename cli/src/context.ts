@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
 import { createThreatWorkerPool, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
-import { createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type SecretBox, type Streams } from '@palisade/core';
+import { createLocalBundleAppliers, createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 
 /**
  * What components share when several run in one process (`palisade all`): one logger, one database
@@ -16,6 +16,8 @@ export interface ComponentContext {
   secrets(): SecretBox;
   /** The in-process threat model (THREAT_DETECTOR_*), loaded once for every component that scores prompts. */
   threatDetector(): Promise<ThreatDetector>;
+  /** The bundle consumers of this process: the registry and Admin API answer a write once its gateway serves it. */
+  readonly bundleAppliers: LocalBundleAppliers;
   /** Base URLs of the components started so far in this process, by name. */
   readonly urls: Record<string, string>;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
       return threat;
     },
     urls: {},
+    bundleAppliers: createLocalBundleAppliers((error, revision) => log.warn({ err: error, revision }, 'the gateway of this process did not load the new policy bundle; it retries on the next notice or poll')),
     secrets() {
       if (!secrets) {
         if (!config.PALISADE_SECRET_KEY) log.warn('PALISADE_SECRET_KEY is not set: stored credentials are sealed with a development key');

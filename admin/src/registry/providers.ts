@@ -20,7 +20,7 @@ export interface ProviderOperationsDeps {
   checkUrlPattern?: (pattern: string) => string | null;
   now?: () => Date;
   /** Called after every change that can affect routing. */
-  onChange: () => void;
+  onChange: () => Promise<void> | void;
 }
 
 /** The gateway's own compiler decides whether a url pattern is valid. */
@@ -77,7 +77,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
       }
       return { ...current, status: to, updated_at: now() };
     });
-    deps.onChange();
+    await deps.onChange();
     return maskProvider(updated!);
   }
 
@@ -97,7 +97,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
         upstream_auth: sealAuth(input.upstream_auth, deps.secrets),
       });
       await providers.insert(record);
-      deps.onChange();
+      await deps.onChange();
       return maskProvider(record);
     },
 
@@ -130,7 +130,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
           updated_at: now(),
         });
       });
-      deps.onChange();
+      await deps.onChange();
       return maskProvider(updated!);
     },
 
@@ -141,7 +141,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
     async remove(id: string, tenantId: string): Promise<void> {
       await load(id, tenantId);
       await providers.delete(id);
-      deps.onChange();
+      await deps.onChange();
     },
 
     /** Stores a health check result (not a configuration change: routing is unaffected). */
