@@ -179,7 +179,9 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'policy bundle store: serves the bundle the registry built (ETag = revision)',
     async start(ctx, port, host) {
       const source = createDatabaseBundleSource(createBundleRepository(await ctx.database()));
-      const { app } = buildBundleStore({ source, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      const internalToken = ctx.bundleStoreToken();
+      if (!internalToken) ctx.logger.warn({ component: 'bundle-store' }, 'INTERNAL_SERVICE_TOKEN is not set: the bundle store serves every tenant\'s configuration to any caller');
+      const { app } = buildBundleStore({ source, logger: ctx.logger, internalToken });
       return serve(app, port, host);
     },
   },
@@ -205,7 +207,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
         secrets: ctx.secrets(),
         appliers: ctx.bundleAppliers,
         logger: ctx.logger,
-        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+        internalToken: ctx.bundleStoreToken(),
       });
       await gateway.start();
       return serve(gateway.app, port, host);

@@ -26,6 +26,7 @@ t.test('activate, then at once a request: routed, 20 times in a row', async (t) 
     // No threat model: the providers here have no profile, and a model load is slow on a small machine.
     { PALISADE_DATA_DIR: dataDir, PALISADE_DEMO: 'false', THREAT_DETECTOR_URL: 'http://127.0.0.1:9', HEALTH_CHECK_ENABLED: 'false' },
     pino({ level: 'silent' }),
+    ['mock-llm', 'registry', 'bundle-store', 'gateway'],
   );
   const running: RunningComponent[] = [];
   t.teardown(async () => {
@@ -60,4 +61,7 @@ t.test('activate, then at once a request: routed, 20 times in a row', async (t) 
     const ready = await call(`${gateway}/health/ready`, 'GET');
     t.equal(ready.json.bundle_revision, revision, 'the gateway reports the revision it serves');
   }
+  const bundle = await request(`${ctx.urls['bundle-store']}/policies/policies/default/bundle.tar.gz`);
+  await bundle.body.dump();
+  t.equal(bundle.statusCode, 401, 'without INTERNAL_SERVICE_TOKEN the bundle store and the gateway of one process share a random token');
 });
