@@ -163,6 +163,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const registry = createRegistryComponent({
         db: await ctx.database(),
         pubsub: streams.pubsub,
+        appliers: ctx.bundleAppliers,
         events: streams.events,
         secrets: ctx.secrets(),
         env: ctx.env,
@@ -184,7 +185,9 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'policy bundle store: serves the bundle the registry built (ETag = revision)',
     async start(ctx, port, host) {
       const source = createDatabaseBundleSource(createBundleRepository(await ctx.database()));
-      const { app } = buildBundleStore({ source, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      const internalToken = ctx.bundleStoreToken();
+      if (!internalToken) ctx.logger.warn({ component: 'bundle-store' }, 'INTERNAL_SERVICE_TOKEN is not set: the bundle store serves every tenant\'s configuration to any caller');
+      const { app } = buildBundleStore({ source, logger: ctx.logger, internalToken });
       return serve(app, port, host);
     },
   },
@@ -208,8 +211,9 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
         config: loadGatewayConfig(env),
         streams: await ctx.streams(),
         secrets: ctx.secrets(),
+        appliers: ctx.bundleAppliers,
         logger: ctx.logger,
-        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+        internalToken: ctx.bundleStoreToken(),
         dataDir: ctx.config.PALISADE_DATA_DIR,
       });
       await gateway.start();
@@ -222,7 +226,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     description: 'Admin API: every resource, roles and tenants, audit log, security events, dashboard, retention; /docs',
     async start(ctx, port, host) {
       const streams = await ctx.streams();
-      const api = createAdminApiComponent({ db: await ctx.database(), pubsub: streams.pubsub, secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
+      const api = createAdminApiComponent({ db: await ctx.database(), pubsub: streams.pubsub, appliers: ctx.bundleAppliers, secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
       await api.start();
       return serve(api.app, port, host);
     },

@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { createThreatWorkerPool, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
-import { createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type SecretBox, type Streams } from '@palisade/core';
+import { createLocalBundleAppliers, createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 
 /**
  * What components share when several run in one process (`palisade all`): one logger, one database
@@ -16,19 +17,29 @@ export interface ComponentContext {
   secrets(): SecretBox;
   /** The in-process threat model (THREAT_DETECTOR_*), loaded once for every component that scores prompts. */
   threatDetector(): Promise<ThreatDetector>;
+  /**
+   * X-Internal-Token between the bundle store and the gateway: INTERNAL_SERVICE_TOKEN, else, when both
+   * run in this process, a random one, so that `npm start` does not hand every tenant's configuration
+   * to anyone who reaches the bundle store's port.
+   */
+  bundleStoreToken(): string | undefined;
+  /** The bundle consumers of this process: the registry and Admin API answer a write once its gateway serves it. */
+  readonly bundleAppliers: LocalBundleAppliers;
   /** Base URLs of the components started so far in this process, by name. */
   readonly urls: Record<string, string>;
   close(): Promise<void>;
 }
 
-export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Logger): ComponentContext {
+export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Logger, components: readonly string[] = []): ComponentContext {
   const config = loadCommonConfig(env);
   const log = logger ?? pino({ level: config.LOG_LEVEL, base: { app: 'palisade' } });
   let db: Promise<Database> | undefined;
   let streams: Promise<Streams> | undefined;
   let secrets: SecretBox | undefined;
   let threat: Promise<ThreatDetector> | undefined;
+  const processToken = components.includes('bundle-store') && components.includes('gateway') ? randomBytes(24).toString('hex') : undefined;
   return {
+    bundleStoreToken: () => config.INTERNAL_SERVICE_TOKEN || processToken,
     threatDetector() {
       if (!threat) {
         const { device, modelPath, workers } = threatDetectorConfigFromEnv(env);
@@ -37,6 +48,7 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
       return threat;
     },
     urls: {},
+    bundleAppliers: createLocalBundleAppliers((error, revision) => log.warn({ err: error, revision }, 'the gateway of this process did not load the new policy bundle; it retries on the next notice or poll')),
     secrets() {
       if (!secrets) {
         if (!config.PALISADE_SECRET_KEY) log.warn('PALISADE_SECRET_KEY is not set: stored credentials are sealed with a development key');

@@ -35,7 +35,7 @@ function warnOnUnreadEvents(names: readonly string[], ctx: ReturnType<typeof cre
 }
 
 async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const ctx = createContext(withProxySecret(names, env));
+  const ctx = createContext(withProxySecret(names, env), undefined, names);
   const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
   const running: RunningComponent[] = [];
   // Stop in reverse start order, so a component never outlives what it depends on.

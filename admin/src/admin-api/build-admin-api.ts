@@ -10,7 +10,7 @@ import { createContentPolicyOperations } from '../content-policies/operations.js
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { createPostgresIdentityProvider } from '../identity/postgres-identity.js';
 import { registerIdentityRoutes } from '../identity/routes.js';
-import type { ConfigPublisher } from '../registry/build-registry.js';
+import { createChangePublishing, type ConfigPublisher } from '../registry/change-publishing.js';
 import { createProfileOperations } from '../registry/profiles.js';
 import { createProviderOperations } from '../registry/providers.js';
 import { registerDocsRoutes, registerOpenApi } from './docs.js';
@@ -46,7 +46,8 @@ export interface AdminApiDeps {
 export function buildAdminApi(deps: AdminApiDeps) {
   const now = deps.now ?? (() => new Date());
   const store = createResourceStore(deps.db);
-  const onChange = () => deps.publisher.schedule();
+  const publishing = createChangePublishing(deps.publisher, deps.logger);
+  const { onChange } = publishing;
   const providers = createProviderOperations({ store, secrets: deps.secrets, onChange, now, ...(deps.checkUrlPattern ? { checkUrlPattern: deps.checkUrlPattern } : {}) });
   const profiles = createProfileOperations({ store, onChange, now });
   const contentPolicies = createContentPolicyOperations({ store, onChange, now });
@@ -71,6 +72,7 @@ export function buildAdminApi(deps: AdminApiDeps) {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, url: route.url });
   });
+  publishing.register(app);
   registerAuditHook(app, { audit, access, now });
   registerOpenApi(app);
   app.register(async (api) => {

@@ -2,7 +2,7 @@
 // its changes to the data plane, and on-demand provider health checks (the background checks run in
 // the registry component).
 import type { Logger } from 'pino';
-import { ConfigError, createBundlePublisher, envBool, envEnum, envInt, envSecret, parseEnv, type Database, type PubSub, type SecretBox } from '@palisade/core';
+import { ConfigError, createBundlePublisher, envBool, envEnum, envInt, envSecret, parseEnv, type Database, type LocalBundleAppliers, type PubSub, type SecretBox } from '@palisade/core';
 import { createExternalIdentityProvider } from '../identity/external-identity.js';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from '../registry/health-checker.js';
@@ -31,6 +31,8 @@ export interface AdminApiComponentDeps {
   db: Database;
   /** Bundle change notices go out here. */
   pubsub: PubSub;
+  /** The bundle consumers of this process (its gateway): a write is answered once they serve it. */
+  appliers?: LocalBundleAppliers;
   secrets: SecretBox;
   env?: NodeJS.ProcessEnv;
   identity?: IdentityProvider;
@@ -57,6 +59,7 @@ export function createAdminApiComponent(deps: AdminApiComponentDeps) {
   const publisher = createBundlePublisher({
     db: deps.db,
     pubsub: deps.pubsub,
+    ...(deps.appliers ? { appliers: deps.appliers } : {}),
     ...(deps.logger ? { logger: deps.logger.child({ service: 'admin-api' }) } : {}),
     ...(deps.bundleRefreshMs !== undefined ? { refreshIntervalMs: deps.bundleRefreshMs } : {}),
   });

@@ -46,7 +46,7 @@ export async function startAdminApi(t: Test, db: Database, over: Partial<AdminAp
     authProxyEnabled: true,
     // Cheap password hashes: the matrix creates many users (hash strength is tested in identity/).
     identity: createPostgresIdentityProvider({ db, passwordCostLog2: 10, ...(over.now ? { now: over.now } : {}) }),
-    publisher: { schedule: () => void changes.count++, syncNow: async () => 'rev-test' },
+    publisher: { publish: async () => (changes.count++, 'rev-test'), schedule: () => void changes.count++, syncNow: async () => 'rev-test' },
     checkHealth: async (id, tenant, by) => {
       health.push({ id, tenant, by });
       return { provider_id: id, health_status: 'HEALTHY', performed_by: by };

@@ -20,7 +20,7 @@ export function publicApiKey(key: ApiKey): ApiKeyPublic {
 export interface ApiKeyOperationsDeps {
   store: ResourceStore;
   /** Keys travel to the gateway in the bundle: every change rebuilds it. */
-  onChange: () => void;
+  onChange: () => Promise<void> | void;
   now?: () => Date;
 }
 
@@ -48,7 +48,7 @@ export function createApiKeyOperations(deps: ApiKeyOperationsDeps) {
         created_at: now(),
       });
       await apiKeys.insert(record);
-      deps.onChange();
+      await deps.onChange();
       return { ...publicApiKey(record), key: clear };
     },
     /** `tenantId`: one tenant, several (any of), or undefined for every tenant (super-admin). */
@@ -64,13 +64,13 @@ export function createApiKeyOperations(deps: ApiKeyOperationsDeps) {
       await load(id, tenantId);
       const updated = await apiKeys.update(id, (current) => ApiKey.parse({ ...current, ...patch }));
       if (!updated) throw new PalisadeError('NOT_FOUND', { message: `API key ${id} not found` });
-      deps.onChange();
+      await deps.onChange();
       return publicApiKey(updated);
     },
     async remove(id: string, tenantId: string): Promise<void> {
       await load(id, tenantId);
       await apiKeys.delete(id);
-      deps.onChange();
+      await deps.onChange();
     },
   };
 }

@@ -6,8 +6,9 @@
 // record, so nothing is lost silently and the record can be replayed from the log.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AuditRecord, maskAuditBody, type AuditRepository, type AuditRow } from '@palisade/core';
+import { AuditRecord, type AuditRepository, type AuditRow } from '@palisade/core';
 import type { AdminAccessControl } from '../auth/access-control.js';
+import { maskAuditRequestBody } from './secret-masking.js';
 import { auditActionOf, createdIdOf, isAuditedMethod, isExcludedPath, pathOf, resourceOfPath, sourceIpOf } from './mapping.js';
 
 /** The stored row: the spec's record plus the tenant the call acted on (tenant-scoped audit reads). */
@@ -38,7 +39,7 @@ export function auditRecordOf(request: FastifyRequest, status: number, payload: 
     resource_id: resource.id ?? created,
     request_method: request.method,
     request_path: path.slice(0, 2048),
-    request_body: request.body === undefined ? null : maskAuditBody(request.body),
+    request_body: request.body === undefined ? null : maskAuditRequestBody(resource.type, request.body),
     response_status: status,
     source_ip: sourceIpOf(request.headers['x-forwarded-for'], request.socket?.remoteAddress),
     timestamp: deps.now().toISOString(),

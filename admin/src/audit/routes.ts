@@ -6,6 +6,7 @@ import { AuditLogQuery, AuditRecord, type AuditRepository, type AuditRow } from 
 import type { AdminRouteContext } from '../auth/contract.js';
 import { routeSchema } from '../admin-api/route-schema.js';
 import type { StoredAuditRecord } from './audit-hook.js';
+import { maskAuditRequestBody } from './secret-masking.js';
 
 const TenantQuery = z.object({ tenant_id: z.string().min(1).optional() });
 
@@ -25,7 +26,8 @@ export function registerAuditLogRoutes(app: FastifyInstance, ctx: AdminRouteCont
       const tenants = ctx.access.tenantsFor(request, tenant_id);
       const page = await ctx.audit.list({ ...query, ...(tenants ? { tenant_ids: tenants } : {}) });
       reply.header('x-total-count', String(page.total));
-      return page.items;
+      // Masked again on the way out: records written by an older version may hold what is masked now.
+      return page.items.map((record) => ({ ...record, request_body: maskAuditRequestBody(record.resource_type, record.request_body) }));
     },
   });
 }

@@ -72,4 +72,14 @@ t.test('require, tenantFor and tenantsFor on requests', async (t) => {
   const res = await devApp.inject({ url: '/' });
   t.equal(res.statusCode, 200, 'development mode: the dev-user, admin');
   t.equal(res.json().username, 'dev-user');
+
+  // Development mode: the dev-user acts on every tenant, as a super-admin does.
+  const devTenants = Fastify();
+  t.teardown(() => devTenants.close());
+  devTenants.get('/list', { preHandler: dev.require('read') }, async (request) => ({ tenants: dev.tenantsFor(request, (request.query as { tenant?: string }).tenant) ?? 'all' }));
+  devTenants.get('/write', { preHandler: dev.require('write') }, async (request) => ({ tenant: dev.tenantFor(request, (request.query as { tenant?: string }).tenant) }));
+  t.same((await devTenants.inject({ url: '/list' })).json(), { tenants: 'all' }, 'a listing covers every tenant');
+  t.same((await devTenants.inject({ url: '/list?tenant=default' })).json(), { tenants: ['default'] }, '?tenant_id=default is not 403');
+  t.same((await devTenants.inject({ url: '/write?tenant=default' })).json(), { tenant: 'default' });
+  t.same((await devTenants.inject({ url: '/write' })).json(), { tenant: 'dev-test' }, 'its own tenant stays the default of a create');
 });

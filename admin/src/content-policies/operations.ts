@@ -9,7 +9,7 @@ import type { TenantScope } from '../registry/providers.js';
 
 export interface ContentPolicyOperationsDeps {
   store: ResourceStore;
-  onChange: () => void;
+  onChange: () => Promise<void> | void;
   now?: () => Date;
 }
 
@@ -37,7 +37,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
       const at = now();
       const record = ContentPolicy.parse({ ...input, id: randomUUID(), tenant_id: tenantId, managed_by: managedBy, status: 'DRAFT', created_at: at, updated_at: at });
       await contentPolicies.insert(record);
-      deps.onChange();
+      await deps.onChange();
       return record;
     },
     get: load,
@@ -58,7 +58,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
         checkPatterns(checked);
         return ContentPolicy.parse({ ...current, ...checked, updated_at: now() });
       });
-      deps.onChange();
+      await deps.onChange();
       return updated!;
     },
     async activate(id: string, tenantId: string): Promise<ContentPolicy> {
@@ -67,13 +67,13 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
         if (current.status !== 'DRAFT') throw new PalisadeError('CONFLICT', { message: `content policy is ${current.status}; activate needs DRAFT` });
         return { ...current, status: 'ACTIVE', updated_at: now() };
       });
-      deps.onChange();
+      await deps.onChange();
       return updated!;
     },
     async remove(id: string, tenantId: string): Promise<void> {
       await load(id, tenantId);
       await contentPolicies.delete(id);
-      deps.onChange();
+      await deps.onChange();
     },
   };
 }

@@ -6,14 +6,9 @@ import { createMatchOperation } from './match.js';
 import { createProfileOperations } from './profiles.js';
 import { createProviderOperations } from './providers.js';
 import { registerRegistryRoutes } from './routes.js';
+import { createChangePublishing, type ConfigPublisher } from './change-publishing.js';
 
-/** What the registry needs to tell the data plane that configuration changed. */
-export interface ConfigPublisher {
-  /** A change happened: rebuild soon (changes close together make one rebuild). */
-  schedule(): void;
-  /** Rebuild and publish now; resolves to the revision. */
-  syncNow(): Promise<string>;
-}
+export type { ConfigPublisher } from './change-publishing.js';
 
 export interface RegistryDeps {
   db: Database;
@@ -30,7 +25,8 @@ export interface RegistryDeps {
 /** The Profiles Registry (port 8000): providers and profiles with their state rules. */
 export function buildRegistry(deps: RegistryDeps) {
   const store = createResourceStore(deps.db);
-  const onChange = () => deps.publisher.schedule();
+  const publishing = createChangePublishing(deps.publisher, deps.logger);
+  const { onChange } = publishing;
   const providers = createProviderOperations({
     store,
     secrets: deps.secrets,
@@ -46,13 +42,14 @@ export function buildRegistry(deps: RegistryDeps) {
     internalToken: deps.internalToken,
     readiness: { database: () => deps.db.ping() },
   });
+  publishing.register(app);
   registerRegistryRoutes(app, {
     providers,
     profiles,
     apiKeys,
     contentPolicies,
     match: createMatchOperation(store),
-    syncNow: () => deps.publisher.syncNow(),
+    syncNow: publishing.syncNow,
     checkHealth: deps.checkHealth,
   });
   return { app, store, providers, profiles, apiKeys, contentPolicies };

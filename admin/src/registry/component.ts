@@ -1,7 +1,7 @@
 // The registry as the CLI (and end-to-end tests) run it: the app, the bundle publisher that carries
 // its changes to the data plane, and the background health checks.
 import type { Logger } from 'pino';
-import { createBundlePublisher, parseEnv, type Database, type EventStream, type PubSub, type SecretBox } from '@palisade/core';
+import { createBundlePublisher, parseEnv, type Database, type EventStream, type LocalBundleAppliers, type PubSub, type SecretBox } from '@palisade/core';
 import { createEventWriterComponent } from '../event-writer/component.js';
 import { buildRegistry } from './build-registry.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from './health-checker.js';
@@ -12,6 +12,8 @@ export interface RegistryComponentDeps {
   db: Database;
   /** Bundle change notices go out here. */
   pubsub: PubSub;
+  /** The bundle consumers of this process (its gateway): a write is answered once they serve it. */
+  appliers?: LocalBundleAppliers;
   /** When given, the event writer runs here too: security events from the stream into Postgres. */
   events?: EventStream;
   secrets: SecretBox;
@@ -28,6 +30,7 @@ export function createRegistryComponent(deps: RegistryComponentDeps) {
   const publisher = createBundlePublisher({
     db: deps.db,
     pubsub: deps.pubsub,
+    ...(deps.appliers ? { appliers: deps.appliers } : {}),
     ...(deps.logger ? { logger: deps.logger.child({ service: 'registry' }) } : {}),
     ...(deps.bundleRefreshMs !== undefined ? { refreshIntervalMs: deps.bundleRefreshMs } : {}),
   });

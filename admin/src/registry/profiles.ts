@@ -5,7 +5,7 @@ import type { TenantScope } from './providers.js';
 export interface ProfileOperationsDeps {
   store: ResourceStore;
   now?: () => Date;
-  onChange: () => void;
+  onChange: () => Promise<void> | void;
 }
 
 /** Nested settings merge field by field, so `PUT {event_logging: {...}}` changes only what it names. */
@@ -50,7 +50,7 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
       if (!from.includes(current.status)) throw new PalisadeError('CONFLICT', { message: `profile is ${current.status}; this move needs ${from.join(' or ')}` });
       return { ...current, status: to, updated_at: now() };
     });
-    deps.onChange();
+    await deps.onChange();
     return updated!;
   }
 
@@ -61,7 +61,7 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
       const at = now();
       const record = Profile.parse({ ...input, id: randomUUID(), tenant_id: tenantId, managed_by: managedBy, status: 'DRAFT', created_at: at, updated_at: at });
       await profiles.insert(record);
-      deps.onChange();
+      await deps.onChange();
       return record;
     },
     get: load,
@@ -84,7 +84,7 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
         }
         return Profile.parse({ ...deepMerge(current as unknown as Record<string, unknown>, patch), updated_at: now() });
       });
-      deps.onChange();
+      await deps.onChange();
       return updated!;
     },
     activate: (id: string, tenantId: string) => transition(id, tenantId, ['DRAFT'], 'ACTIVE'),
@@ -93,7 +93,7 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
     async remove(id: string, tenantId: string): Promise<void> {
       await load(id, tenantId);
       await profiles.delete(id);
-      deps.onChange();
+      await deps.onChange();
     },
   };
 }

@@ -5,12 +5,12 @@ import {
   Provider,
   ProviderCreate,
   ProviderUpdate,
-  UPSTREAM_AUTH_SECRET_FIELDS,
   MASKED_SECRET,
-  mapSecretFields,
+  mapSecretValues,
+  valueAt,
   type ResourceStore,
   type SecretBox,
-  type UpstreamAuth,
+  UpstreamAuth,
 } from '@palisade/core';
 
 export interface ProviderOperationsDeps {
@@ -20,7 +20,7 @@ export interface ProviderOperationsDeps {
   checkUrlPattern?: (pattern: string) => string | null;
   now?: () => Date;
   /** Called after every change that can affect routing. */
-  onChange: () => void;
+  onChange: () => Promise<void> | void;
 }
 
 /** The gateway's own compiler decides whether a url pattern is valid. */
@@ -35,21 +35,18 @@ export function urlPatternError(pattern: string): string | null {
 
 export type ProviderView = Provider;
 
-/** Secrets leave the registry masked; the bundle keeps them sealed for the gateway. */
+/** Secrets (the fields the model marks) leave the registry masked; the bundle keeps them sealed for the gateway. */
 export function maskProvider(provider: Provider): ProviderView {
-  return { ...provider, upstream_auth: mapSecretFields(provider.upstream_auth, UPSTREAM_AUTH_SECRET_FIELDS, () => MASKED_SECRET) };
+  return mapSecretValues(Provider, provider, () => MASKED_SECRET) as ProviderView;
 }
 
 function sealAuth(auth: UpstreamAuth, secrets: SecretBox, previous?: UpstreamAuth): UpstreamAuth {
-  const out = { ...auth } as Record<string, unknown>;
-  const before = (previous?.type === auth.type ? previous : {}) as Record<string, unknown>;
-  for (const field of UPSTREAM_AUTH_SECRET_FIELDS) {
-    const value = out[field];
-    if (typeof value !== 'string') continue;
+  const before = previous?.type === auth.type ? previous : undefined;
+  return mapSecretValues(UpstreamAuth, auth, (value, path) => {
     // A masked value sent back unchanged keeps the stored secret (forms round-trip what they read).
-    out[field] = value === MASKED_SECRET && typeof before[field] === 'string' ? before[field] : secrets.seal(value);
-  }
-  return out as UpstreamAuth;
+    const stored = valueAt(before, path);
+    return value === MASKED_SECRET && typeof stored === 'string' ? stored : secrets.seal(value);
+  }) as UpstreamAuth;
 }
 
 /** The tenants a listing covers: one, any of several, or every tenant (undefined). */
@@ -80,7 +77,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
       }
       return { ...current, status: to, updated_at: now() };
     });
-    deps.onChange();
+    await deps.onChange();
     return maskProvider(updated!);
   }
 
@@ -100,7 +97,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
         upstream_auth: sealAuth(input.upstream_auth, deps.secrets),
       });
       await providers.insert(record);
-      deps.onChange();
+      await deps.onChange();
       return maskProvider(record);
     },
 
@@ -133,7 +130,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
           updated_at: now(),
         });
       });
-      deps.onChange();
+      await deps.onChange();
       return maskProvider(updated!);
     },
 
@@ -144,7 +141,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
     async remove(id: string, tenantId: string): Promise<void> {
       await load(id, tenantId);
       await providers.delete(id);
-      deps.onChange();
+      await deps.onChange();
     },
 
     /** Stores a health check result (not a configuration change: routing is unaffected). */

@@ -15,7 +15,7 @@ t.test('registry over real HTTP', async (t) => {
       db,
       secrets,
       logLevel: 'silent',
-      publisher: { schedule: () => void changes++, syncNow: async () => 'rev-test' },
+      publisher: { publish: async () => (changes++, 'rev-test'), schedule: () => void changes++, syncNow: async () => 'rev-test' },
       checkHealth: async (id) => ({ id, health_status: 'HEALTHY' }),
     });
     const base = await listen(registry.app, { port: 0 });

@@ -4,3 +4,4 @@ export * from './data.js';
 export * from './tar.js';
 export * from './bundle.js';
 export * from './publisher.js';
+export * from './local-appliers.js';

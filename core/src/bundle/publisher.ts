@@ -7,6 +7,7 @@ import { createResourceStore } from '../store/resources.js';
 import type { Database } from '../store/database.js';
 import type { PubSub } from '../stream/types.js';
 import { buildBundle } from './bundle.js';
+import type { LocalBundleAppliers } from './local-appliers.js';
 
 /** Pub/sub channel of bundle change notices; the message is `{"revision": "<sha256>"}`. */
 export const BUNDLE_CHANNEL = 'palisade:bundle';
@@ -22,12 +23,19 @@ export interface BundlePublisherOptions {
    * write made behind the publisher's back (SQL, a crashed publisher) still reaches the data plane.
    */
   refreshIntervalMs?: number;
+  /** The bundle consumers of this process; publish() and syncNow() resolve once they applied the revision. */
+  appliers?: LocalBundleAppliers;
 }
 
 export interface BundlePublisher {
   /** A change happened: rebuild soon. */
   schedule(): void;
-  /** Rebuilds now and announces the revision even when it did not change; resolves to the revision. */
+  /**
+   * A change was written: rebuild now (joining a build that has not read the database yet), announce a
+   * new revision, and resolve to it once this process's bundle consumers serve it.
+   */
+  publish(): Promise<string>;
+  /** Rebuilds now and announces the revision even when it did not change; resolves to the revision once applied here. */
   syncNow(): Promise<string>;
   /** Builds the first bundle and starts the safety-net refresh. */
   start(): Promise<string>;
@@ -84,6 +92,11 @@ export function createBundlePublisher(options: BundlePublisherOptions): BundlePu
     return entry.promise;
   }
 
+  async function applied(built: string): Promise<string> {
+    await options.appliers?.applyAll(built);
+    return built;
+  }
+
   const background = (why: string) => {
     rebuild(false).catch((error: unknown) => options.logger?.error({ err: error, why }, 'policy bundle rebuild failed'));
   };
@@ -101,7 +114,8 @@ export function createBundlePublisher(options: BundlePublisherOptions): BundlePu
       }, debounceMs);
       debounce.unref();
     },
-    syncNow: () => rebuild(true),
+    publish: () => rebuild(false).then(applied),
+    syncNow: () => rebuild(true).then(applied),
     async start() {
       const first = await rebuild(true);
       if (refreshIntervalMs > 0 && !stopped) {

@@ -1,6 +1,7 @@
 // Gateway credentials (AUTH_ENABLED=true): API keys shown once at creation, stored as a SHA-256 hash.
 import { z } from 'zod';
 import { IsoDateTime, Name, TenantId, Uuid } from './common.js';
+import { secret } from './secret.js';
 
 /** Requests per minute; the gateway default (GATEWAY_RATE_LIMIT_PER_MINUTE) applies when absent. */
 export const RateLimitPerMinute = z.number().int().min(1).max(1_000_000);
@@ -42,5 +43,6 @@ export const ApiKeyPublic = ApiKey.omit({ key_hash: true });
 export type ApiKeyPublic = z.infer<typeof ApiKeyPublic>;
 
 /** The reply to a create: the only time the clear key is shown. */
-export const ApiKeyCreated = ApiKeyPublic.extend({ key: z.string().min(1) });
+// Marked secret although it is answered once in clear on purpose: the create answer is never logged.
+export const ApiKeyCreated = ApiKeyPublic.extend({ key: secret(z.string().min(1)) });
 export type ApiKeyCreated = z.infer<typeof ApiKeyCreated>;

@@ -1,6 +1,7 @@
 // Audit record: one per POST/PUT/PATCH/DELETE call to the admin API (spec's Audit record table).
 import { z } from 'zod';
 import { IsoDateTime, ListQuery, Uuid, isPlainObject } from './common.js';
+import { isSecretHeaderName, mapSecretValues } from './secret.js';
 
 export const AUDIT_ACTIONS = ['CREATE', 'UPDATE', 'DELETE'] as const;
 export const AuditAction = z.enum(AUDIT_ACTIONS);
@@ -40,28 +41,64 @@ export const AUDIT_REDACTED_VALUE = '***REDACTED***';
 /**
  * Field names whose values are masked in request_body: the spec's password, secret, token, api_key
  * (case-insensitive), plus the secret fields of our own bodies (client_secret, sasl_password, the key
- * of an api_key_header upstream auth, …) that end in one of those words.
+ * of an api_key_header upstream auth, …) that end in one of those words, plus credential header names
+ * (Authorization, Cookie, X-Api-Key, …) wherever a headers map appears.
  */
 const SECRET_FIELD = /^(password|secret|token|api_key|key)$|_(password|secret|token|key)$/i;
 
 export function isAuditSecretField(name: string): boolean {
-  return SECRET_FIELD.test(name);
+  return SECRET_FIELD.test(name) || isSecretHeaderName(name);
 }
 
-/** A copy of a request body with every secret field, at any depth, replaced by AUDIT_REDACTED_VALUE. */
-export function maskAuditBody(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(maskAuditBody);
+/** A span of a string that holds a secret (start inclusive, end exclusive). */
+export interface SecretSpan {
+  start: number;
+  end: number;
+}
+
+export interface AuditMaskOptions {
+  /** The model of the body: every field it marks secret is masked, whatever its name. */
+  model?: z.ZodType | undefined;
+  /** Finds secrets inside free text (the PII detector's secret types); each span is replaced. */
+  findSecrets?: ((text: string) => readonly SecretSpan[]) | undefined;
+}
+
+/**
+ * A copy of a request body with every secret replaced by AUDIT_REDACTED_VALUE: the fields the model
+ * marks, fields and headers named like secrets at any depth, and secrets found inside strings.
+ */
+export function maskAuditBody(body: unknown, options: AuditMaskOptions = {}): unknown {
+  const marked = options.model ? mapSecretValues(options.model, body, () => AUDIT_REDACTED_VALUE) : body;
+  return maskByName(marked, options.findSecrets);
+}
+
+function maskByName(body: unknown, findSecrets: AuditMaskOptions['findSecrets']): unknown {
+  if (typeof body === 'string') return findSecrets ? redactSpans(body, findSecrets(body)) : body;
+  if (Array.isArray(body)) return body.map((item) => maskByName(item, findSecrets));
   if (!isPlainObject(body)) return body;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
     Object.defineProperty(out, k, {
-      value: isAuditSecretField(k) && v !== null && v !== undefined ? AUDIT_REDACTED_VALUE : maskAuditBody(v),
+      value: isAuditSecretField(k) && v !== null && v !== undefined ? AUDIT_REDACTED_VALUE : maskByName(v, findSecrets),
       enumerable: true,
       writable: true,
       configurable: true,
     });
   }
   return out;
+}
+
+function redactSpans(text: string, spans: readonly SecretSpan[]): string {
+  if (spans.length === 0) return text;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const { start, end } of sorted) {
+    if (end <= at) continue;
+    out += text.slice(at, Math.max(at, start)) + AUDIT_REDACTED_VALUE;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 export const AuditRecord = z.object({

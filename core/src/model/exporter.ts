@@ -19,6 +19,7 @@ import {
   upperList,
   withInput,
 } from './common.js';
+import { secret, secretKeysOf } from './secret.js';
 import { EventType, Severity } from './security-event.js';
 
 export const EXPORTER_TYPES = ['syslog', 'cef', 'webhook', 'kafka', 'file'] as const;
@@ -84,8 +85,8 @@ export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH'] as const;
 export const WebhookConfig = z.object({
   url: HttpUrl,
   method: z.enum(WEBHOOK_METHODS).default('POST'),
-  /** Custom headers; values are stored encrypted. */
-  headers: z.record(HeaderName, z.string().max(8192)).default({}),
+  /** Custom headers; every value is a secret (sealed at rest, masked in answers). */
+  headers: z.record(HeaderName, secret(z.string().max(8192))).default({}),
   /** false: one POST per event; true: an array of events per POST. */
   batch_mode: z.boolean().default(false),
   timeout_sec: z.number().int().min(1).max(60).default(10),
@@ -108,13 +109,14 @@ export const KafkaConfig = z.object({
   flush_interval: DurationString.default('1s'),
   sasl_mechanism: z.enum(SASL_MECHANISMS).default('none'),
   sasl_username: z.string().min(1).max(1024).optional(),
-  /** Stored encrypted. */
-  sasl_password: z.string().max(8192).optional(),
+  sasl_password: secret(z.string().max(8192)).optional(),
   tls_enabled: z.boolean().default(false),
   /** CA bundle path; the system store when absent. */
   tls_ca_file: z.string().min(1).max(4096).optional(),
 });
 export type KafkaConfig = z.infer<typeof KafkaConfig>;
+/** The plain secret fields of a Kafka config (sasl_password), from the model's marks. */
+export const KAFKA_SECRET_FIELDS: readonly string[] = secretKeysOf(KafkaConfig);
 
 /** JSON Lines, one event per line. */
 export const FileConfig = z.object({

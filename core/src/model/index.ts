@@ -18,6 +18,7 @@ export {
   updateShape,
   type UpdateOf,
 } from './common.js';
+export * from './secret.js';
 export * from './languages.js';
 export * from './pii.js';
 export * from './content-safety.js';

@@ -14,6 +14,7 @@ import {
   recordMeta,
   updateShape,
 } from './common.js';
+import { secret, secretKeysOf } from './secret.js';
 
 // The vendor lists live in mapping/ (it must not import model/); re-exported for one import site.
 export { MAPPING_PRESET_NAMES, PROVIDER_TYPES };
@@ -51,7 +52,7 @@ export const MappingCustom = z.object({
 });
 export type MappingCustom = z.infer<typeof MappingCustom>;
 
-const Secret = z.string().min(1).max(8192);
+const Secret = secret(z.string().min(1).max(8192));
 
 /** How the gateway authenticates upstream; secrets are encrypted at rest and never returned in clear. */
 export const UpstreamAuth = z.discriminatedUnion('type', [
@@ -71,8 +72,8 @@ export const UpstreamAuth = z.discriminatedUnion('type', [
 ]);
 export type UpstreamAuth = z.infer<typeof UpstreamAuth>;
 export const UPSTREAM_AUTH_TYPES = ['passthrough', 'bearer', 'api_key_header', 'oauth2_client_credentials'] as const;
-/** Fields of upstream_auth that hold secrets (encrypt at rest, mask in replies). */
-export const UPSTREAM_AUTH_SECRET_FIELDS = ['token', 'key', 'client_secret'] as const;
+/** Fields of upstream_auth that hold secrets (token, key, client_secret): read from the model's marks. */
+export const UPSTREAM_AUTH_SECRET_FIELDS: readonly string[] = secretKeysOf(UpstreamAuth);
 
 /** Scheme and host (and port) only: the endpoint path belongs in target_path. */
 export const TargetBaseUrl = HttpUrl.refine(

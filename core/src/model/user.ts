@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { TenantId, Uuid } from './common.js';
 import { RoleName } from './role.js';
+import { secret } from './secret.js';
 
 export const Username = z
   .string()
@@ -13,7 +14,7 @@ export const Username = z
 /** RFC 5322 addr-spec without comments or folding (local part, @, domain). */
 export const Email = z.email({ pattern: z.regexes.rfc5322Email, error: 'must be a valid e-mail address' }).max(320);
 
-export const Password = z.string().min(8).max(256);
+export const Password = secret(z.string().min(8).max(256));
 const PersonName = z.string().min(1).max(255);
 
 export const UserCreate = z.object({

@@ -26,6 +26,8 @@ export interface ServiceOptions {
   logLevel?: string;
   errorFormat?: ErrorFormat;
   readiness?: Record<string, ReadinessCheck>;
+  /** Facts added to the /health/ready answer (the gateway reports the bundle revision it serves). */
+  readinessDetails?: () => Record<string, unknown>;
   livenessPaths?: string[];
   bodyLimit?: number;
   /** When set, every route but health and metrics needs this value in X-Internal-Token (DECISIONS.md). */
@@ -99,7 +101,12 @@ export function createService(options: ServiceOptions): Service {
   }
   registerErrorHandling(app, format, options.notFound);
   instrument(app, metrics);
-  registerHealth(app, { service: options.name, checks: options.readiness ?? {}, ...(options.livenessPaths ? { livenessPaths: options.livenessPaths } : {}) });
+  registerHealth(app, {
+    service: options.name,
+    checks: options.readiness ?? {},
+    ...(options.readinessDetails ? { details: options.readinessDetails } : {}),
+    ...(options.livenessPaths ? { livenessPaths: options.livenessPaths } : {}),
+  });
 
   const token = options.internalToken;
   if (token) {

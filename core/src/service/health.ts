@@ -8,6 +8,8 @@ export interface HealthOptions {
   checks: Record<string, ReadinessCheck>;
   /** Each check's time limit; a slow dependency counts as down. */
   checkTimeoutMs?: number;
+  /** Facts added to the /health/ready answer (the gateway's bundle revision). */
+  details?: () => Record<string, unknown>;
   /** Extra liveness paths some components also answer (the content policy service's GET /health). */
   livenessPaths?: string[];
 }
@@ -43,8 +45,9 @@ export function registerHealth(app: FastifyInstance, options: HealthOptions): vo
       checks[name] = error === undefined ? { status: 'ok' } : { status: 'down', error };
       if (error !== undefined) down.push(name);
     });
-    if (down.length === 0) return { status: 'ok', service: options.service, checks };
+    const details = options.details?.() ?? {};
+    if (down.length === 0) return { status: 'ok', service: options.service, ...details, checks };
     reply.code(503);
-    return { status: 'unavailable', service: options.service, message: `${down.join(', ')} unavailable`, checks };
+    return { status: 'unavailable', service: options.service, message: `${down.join(', ')} unavailable`, ...details, checks };
   });
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { assertChannelName, StoreConnectionError, type Database, type Queryable, type QueryResult } from './database.js';
+import { rethrowUnavailable } from './pg-errors.js';
 
 export interface PgliteOptions {
   /** Folder for the database files; undefined keeps everything in memory (tests). */
@@ -10,14 +11,15 @@ export interface PgliteOptions {
 function wrap(db: Pick<PGlite, 'query' | 'exec'>): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await db.query<Row>(sql, params as unknown[]);
+      const result = await db.query<Row>(sql, params as unknown[]).catch(rethrowUnavailable);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
     },
     async exec(sql: string): Promise<void> {
-      await db.exec(sql);
+      await db.exec(sql).catch(rethrowUnavailable);
     },
   };
 }
+
 
 /** The embedded default: real PostgreSQL compiled to WebAssembly, in-process, no server to run. */
 export async function openPglite(options: PgliteOptions = {}): Promise<Database> {
@@ -34,7 +36,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<Database>
     kind: 'pglite',
     query: root.query,
     exec: root.exec,
-    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))).catch(rethrowUnavailable),
     async listen(channel, handler) {
       assertChannelName(channel);
       const unlisten = await db.listen(channel, handler);

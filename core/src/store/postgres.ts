@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { assertChannelName, redactUrl, StoreConnectionError, type Database, type Queryable, type QueryResult } from './database.js';
+import { mapUnavailableError, rethrowUnavailable } from './pg-errors.js';
 
 export interface PostgresOptions {
   url: string;
@@ -10,15 +11,16 @@ export interface PostgresOptions {
 function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await client.query(sql, params as unknown[]);
+      const result = await client.query(sql, params as unknown[]).catch(rethrowUnavailable);
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {
       // Without parameters pg uses the simple query protocol, which accepts several statements.
-      await client.query(sql);
+      await client.query(sql).catch(rethrowUnavailable);
     },
   };
 }
+
 
 /** Connects a pool and checks the server answers, so a wrong DATABASE_URL fails at start with one line. */
 export async function connectPostgres(options: PostgresOptions): Promise<Database> {
@@ -58,7 +60,7 @@ export async function connectPostgres(options: PostgresOptions): Promise<Databas
     query: root.query,
     exec: root.exec,
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(rethrowUnavailable);
       try {
         await client.query('BEGIN');
         const result = await fn(wrap(client));
@@ -66,7 +68,7 @@ export async function connectPostgres(options: PostgresOptions): Promise<Databas
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
-        throw error;
+        throw mapUnavailableError(error);
       } finally {
         client.release();
       }

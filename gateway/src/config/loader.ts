@@ -3,7 +3,7 @@
 // every poll interval as a safety net for a lost notice. A request holds the snapshot it started
 // with, so a running request keeps its old provider settings (e.g. its timeout).
 import { request } from 'undici';
-import { BUNDLE_CHANNEL, readBundle, type PubSub } from '@palisade/core';
+import { BUNDLE_CHANNEL, readBundle, type LocalBundleAppliers, type PubSub } from '@palisade/core';
 import { compileSnapshot, type GatewaySnapshot, type SnapshotOptions } from './snapshot.js';
 
 export interface ConfigLoaderLogger {
@@ -19,6 +19,11 @@ export interface ConfigLoaderOptions {
   internalToken?: string | undefined;
   /** Where change notices arrive (BUNDLE_CHANNEL); without it only polling reloads. */
   pubsub?: PubSub;
+  /**
+   * The bundle consumers of this process (`palisade all`): a publisher here waits until this loader
+   * serves the revision it announced, so the next request after a write sees the write.
+   */
+  appliers?: LocalBundleAppliers;
   /** The safety-net check interval (default 10 s). */
   pollIntervalMs?: number;
   /** Limit of one bundle download (default 10 s). */
@@ -43,6 +48,7 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
   let snapshot: GatewaySnapshot | null = null;
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => Promise<void>) | undefined;
+  let removeApplier: (() => void) | undefined;
   let inFlight: Promise<boolean> | null = null;
   let again = false;
   let stopped = false;
@@ -97,6 +103,9 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     current: () => snapshot,
     refresh,
     async start() {
+      removeApplier = options.appliers?.add(async (revision) => {
+        if (snapshot?.revision !== revision) await refresh();
+      });
       if (options.pubsub) {
         unsubscribe = await options.pubsub.subscribe(BUNDLE_CHANNEL, (message) => {
           let revision: unknown;
@@ -121,6 +130,7 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     },
     async stop() {
       stopped = true;
+      removeApplier?.();
       if (timer) clearInterval(timer);
       await unsubscribe?.();
       await inFlight?.catch(() => undefined);

@@ -53,6 +53,8 @@ export function buildGateway(deps: GatewayDeps): Service {
         if (!deps.current()) throw new Error('no policy bundle loaded yet');
       },
     },
+    // The revision it routes by: a deploy script compares it with the registry's X-Bundle-Revision.
+    readinessDetails: () => ({ bundle_revision: deps.current()?.revision ?? null }),
     server: {
       keepAliveTimeout: Math.round(config.GATEWAY_KEEPALIVE_TIMEOUT * 1000),
       // Receiving the request is bounded by the headers and body timeouts (408); after that a socket

@@ -1,7 +1,7 @@
 // The gateway as the CLI (and end-to-end tests) run it: the upstream client, the live configuration
 // loader and the app, closed in the right order.
 import type { Logger } from 'pino';
-import { BUNDLE_HTTP_PATH, type SecretBox, type Streams } from '@palisade/core';
+import { BUNDLE_HTTP_PATH, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
 import { join } from 'node:path';
 import { createEventEmitter } from '../events/index.js';
@@ -26,6 +26,8 @@ export interface GatewayComponentDeps {
   logLevel?: string;
   /** X-Internal-Token towards the bundle store. */
   internalToken?: string | undefined;
+  /** The bundle consumers of this process: a write here is answered once this gateway serves it. */
+  appliers?: LocalBundleAppliers;
   /** The detectors of the inspection pipeline (closed with the gateway); none: profiles are not inspected. */
   detectors?: InspectionDetectors;
   /** PALISADE_DATA_DIR: the event spill's default home is its gateway-events folder (default .data). */
@@ -43,6 +45,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     bundleUrl: new URL(BUNDLE_HTTP_PATH, config.BUNDLE_STORE_URL).href,
     internalToken: deps.internalToken,
     pubsub: deps.streams.pubsub,
+    ...(deps.appliers ? { appliers: deps.appliers } : {}),
     pollIntervalMs: Math.round(config.GATEWAY_CONFIG_POLL_SECONDS * 1000),
     ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
     snapshot: { secrets: deps.secrets },

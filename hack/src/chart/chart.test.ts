@@ -172,6 +172,10 @@ t.test('credentials come from Secrets, each component gets only what it reads', 
     t.notOk(env.has('DATABASE_URL') || env.has('REDIS_URL') || env.has('PALISADE_SECRET_KEY'), `${command}: no database, Redis or secret key`);
     t.ok(env.get('INTERNAL_SERVICE_TOKEN')?.valueFrom?.secretKeyRef, `${command}: internal token from the Secret`);
   }
+  // The bundle store holds every tenant's configuration: it always requires the token, and the gateway sends it.
+  for (const command of ['bundle-store', 'gateway']) {
+    t.equal(envOf(container(objects, command)).get('INTERNAL_SERVICE_TOKEN')?.valueFrom?.secretKeyRef?.name, 'pal-palisade-internal', `${command}: the generated internal token`);
+  }
   for (const command of ['registry', 'admin-api', 'bundle-store', 'event-writer', 'event-exporter', 'operator']) {
     t.equal(envOf(container(objects, command)).get('DATABASE_URL')?.valueFrom?.secretKeyRef?.name, 'pal-palisade-database', `${command}: PostgreSQL`);
   }

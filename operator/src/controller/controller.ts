@@ -11,6 +11,7 @@ import { statusCodeOf, type CachedInformer, type CustomResource, type KubeClient
 import { setCondition, type Condition } from './conditions.js';
 import { desiredModel, SpecError, type Lookups } from './desired-record.js';
 import { createRecordWriter } from './records.js';
+import { redactStatus, secretsOfSpec } from './status-redaction.js';
 import { createWorkQueue, type WorkQueue } from './work-queue.js';
 
 export interface ControllerOptions {
@@ -158,7 +159,7 @@ export function createController(options: ControllerOptions): Controller {
       const code = (error as { code?: unknown }).code;
       if (code !== 'CONFLICT') throw error;
       const message = (error as Error).message;
-      await writeStatus(kind, resource, { observedGeneration: resource.metadata.generation ?? 0, conditions: conditions(resource, false, 'Conflict', message), tenant });
+      await writeStatus(kind, resource, redactStatus({ observedGeneration: resource.metadata.generation ?? 0, conditions: conditions(resource, false, 'Conflict', message), tenant }, secretsOfSpec(kind, input)));
       return;
     }
     const revision = result.changed ? await options.publisher.syncNow() : (options.publisher.revision ?? (await options.publisher.syncNow()));
@@ -174,7 +175,7 @@ export function createController(options: ControllerOptions): Controller {
       bundleRevision: revision,
     };
     if (kind === 'Provider') status.health = healthOf(result.record as unknown as Provider);
-    await writeStatus(kind, resource, status);
+    await writeStatus(kind, resource, redactStatus(status, secretsOfSpec(kind, input)));
   }
 
   const queue: WorkQueue = createWorkQueue({

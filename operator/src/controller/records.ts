@@ -9,17 +9,19 @@ import {
   Exporter,
   Profile,
   Provider,
-  UPSTREAM_AUTH_SECRET_FIELDS,
+  mapSecretValues,
   type ResourceStore,
   type SecretBox,
 } from '@palisade/core';
 import type { KindName } from '../crd/kinds.js';
-import { KAFKA_SECRET_FIELDS } from '../crd/kinds.js';
 
 type Fields = Record<string, unknown>;
 type AnyRecord = Fields & { id: string; created_at: string; updated_at: string };
 
 const MODELS = { Provider, SecurityProfile: Profile, ContentPolicy, EventExporter: Exporter } as const;
+
+/** The stored model of a kind's records (it marks the secret fields). */
+export const modelOf = (kind: KindName) => MODELS[kind];
 
 /** Fields the registry owns (timestamps, health checks), not the custom resource. */
 const NOT_FROM_SPEC = new Set(['created_at', 'updated_at', 'health_status', 'health_latency_ms', 'health_error_message', 'health_checked_at']);
@@ -44,21 +46,9 @@ interface RecordRepository {
   delete(id: string): Promise<boolean>;
 }
 
-/** Applies `map` to every secret value of a record (upstream credentials, exporter headers, SASL password). */
+/** Applies `map` to every value the kind's model marks secret (upstream credentials, exporter headers, SASL password). */
 function mapSecrets(kind: KindName, record: Fields, map: (value: string) => string): Fields {
-  const out = structuredClone(record);
-  const apply = (holder: unknown, fields: readonly string[]) => {
-    if (!holder || typeof holder !== 'object') return;
-    const h = holder as Fields;
-    for (const f of fields) if (typeof h[f] === 'string') h[f] = map(h[f]);
-  };
-  if (kind === 'Provider') apply(out.upstream_auth, UPSTREAM_AUTH_SECRET_FIELDS);
-  if (kind === 'EventExporter' && out.config && typeof out.config === 'object') {
-    const config = out.config as Fields;
-    apply(config, KAFKA_SECRET_FIELDS);
-    if (config.headers && typeof config.headers === 'object') apply(config.headers, Object.keys(config.headers));
-  }
-  return out;
+  return mapSecretValues(MODELS[kind], record, map) as Fields;
 }
 
 const comparable = (record: Fields) => Object.fromEntries(Object.entries(record).filter(([k]) => !NOT_FROM_SPEC.has(k)));

@@ -2,7 +2,7 @@
 // namespace, references by name, secrets from Kubernetes Secrets), the cross-field rules of the
 // models' superRefine that CEL can express, and the columns `kubectl get` prints.
 import { z } from 'zod';
-import { ContentPolicySpec, ExporterSpec, ProfileSpec, ProviderSpec, UPSTREAM_AUTH_SECRET_FIELDS } from '@palisade/core';
+import { ContentPolicySpec, ExporterSpec, KAFKA_SECRET_FIELDS, ProfileSpec, ProviderSpec, UPSTREAM_AUTH_SECRET_FIELDS } from '@palisade/core';
 import type { CelRule, JsonSchema } from './openapi.js';
 import { secretRefField } from './naming.js';
 
@@ -105,7 +105,8 @@ function editProperty(schema: JsonSchema, key: string, edit: (s: JsonSchema) => 
   });
 }
 
-export const KAFKA_SECRET_FIELDS = ['sasl_password'] as const;
+// The secret fields come from the models' marks (core/src/model/secret.ts).
+export { KAFKA_SECRET_FIELDS };
 
 export const KINDS: readonly KindDefinition[] = [
   {

@@ -2,6 +2,7 @@ import { sql as initial } from './001-initial.js';
 import { sql as policyBundles } from './002-policy-bundles.js';
 import { sql as identityProvider } from './003-identity-provider.js';
 import { sql as usageAndReportLeases } from './004-usage-and-report-leases.js';
+import { sql as auditSecretHeaders } from './005-audit-secret-headers.js';
 
 export interface Migration {
   readonly version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'policy-bundles', sql: policyBundles },
   { version: 3, name: 'identity-provider', sql: identityProvider },
   { version: 4, name: 'usage-and-report-leases', sql: usageAndReportLeases },
+  { version: 5, name: 'audit-secret-headers', sql: auditSecretHeaders },
 ];
