@@ -33,7 +33,7 @@ export async function startLoginStack(t: Test, db: Database, proxyEnv: NodeJS.Pr
     authProxyEnabled: true,
     proxySecret: PROXY_SECRET,
     identity: idp.identity,
-    publisher: { schedule: () => undefined, syncNow: async () => 'rev-test' },
+    publisher: { publish: async () => 'rev-test', schedule: () => undefined, syncNow: async () => 'rev-test' },
     checkHealth: async () => ({}),
   });
   const apiBase = await listen(api.app, { port: 0 });
