@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 
-const WORKSPACES = ['core', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli'];
+const WORKSPACES = ['core', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli', 'ui'];
 const filters = process.argv.slice(2);
 
 function findTests(dir) {
