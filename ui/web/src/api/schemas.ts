@@ -16,7 +16,18 @@ function toJsonSchema(node: unknown): unknown {
   }
   const source = node as { nullable?: boolean; type?: string };
   if (source.nullable && typeof source.type === 'string') out.type = [source.type, 'null'];
+  // Labels: "request_timeout_ms" reads "Request timeout ms" unless the schema has a title.
+  if (out.properties && typeof out.properties === 'object') {
+    for (const [key, prop] of Object.entries(out.properties as Record<string, Record<string, unknown>>)) {
+      if (prop && typeof prop === 'object' && !prop.title) prop.title = humanize(key);
+    }
+  }
   return out;
+}
+
+function humanize(key: string): string {
+  const words = key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function bodySchema(path: string, method: 'post' | 'put'): RJSFSchema | undefined {

@@ -5,10 +5,11 @@
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
 import validator from '@rjsf/validator-ajv8';
-import type { ErrorSchema, RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
+import { errorSchemaOf } from '../api/error-schema';
 
 export interface SchemaFormProps {
   schema: RJSFSchema;
@@ -22,24 +23,15 @@ export interface SchemaFormProps {
   readOnly?: boolean;
 }
 
-/** The API's `details` as rjsf's nested error schema: "config.max_retries" → config.max_retries.__errors. */
-export function errorSchemaOf(error: unknown): ErrorSchema | undefined {
-  if (!(error instanceof ApiError) || error.details.length === 0) return undefined;
-  const root: Record<string, unknown> = {};
-  for (const { path, message } of error.details) {
-    let node = root;
-    for (const part of path.split('.').filter(Boolean)) node = (node[part] ??= {}) as Record<string, unknown>;
-    ((node.__errors ??= []) as string[]).push(message);
-  }
-  return root as ErrorSchema;
-}
-
 export function SchemaForm(props: SchemaFormProps) {
   const { t, i18n } = useTranslation();
   const help = t('forms.fieldHelp', { returnObjects: true }) as Record<string, string>;
   const uiSchema = useMemo(() => {
     const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
-    for (const key of Object.keys((props.schema.properties as object | undefined) ?? {})) {
+    const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
+    // An order may name fields this variant of the form leaves out (rjsf refuses unknown names).
+    if (Array.isArray(out['ui:order'])) out['ui:order'] = (out['ui:order'] as string[]).filter((k) => k === '*' || keys.includes(k));
+    for (const key of keys) {
       if (help[key]) out[key] = { 'ui:help': help[key], ...(out[key] as object | undefined) };
     }
     return out;

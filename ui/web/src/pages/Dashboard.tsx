@@ -57,7 +57,7 @@ export function Dashboard() {
       {board.error && <Alert color="red" role="alert">{board.error.message}</Alert>}
       <SimpleGrid cols={{ base: 2, md: 5 }}>
         {TOTALS.map((item) => (
-          <UnstyledButton key={item.key} onClick={() => toEvents(item.filter)} aria-label={`${t(`dashboard.${item.key}`)}: ${t('dashboard.openEvents')}`}>
+          <UnstyledButton key={item.key} onClick={() => toEvents(item.filter)} title={t('dashboard.openEvents')}>
             <Paper withBorder p="md" data-testid={`total-${item.key}`}>
               <Text size="sm" c="dimmed">{t(`dashboard.${item.key}`)}</Text>
               {data ? <Text fw={700} size="xl">{data.totals['total' in item ? item.total : item.key]}</Text> : <Skeleton h={28} mt={4} />}

@@ -6,6 +6,7 @@ import { useParams } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
+import { maskPrompt } from './mask-prompt';
 
 export function Trace() {
   const { t } = useTranslation();
@@ -54,7 +55,7 @@ export function Trace() {
           {e.user_prompt && (
             <>
               <Text size="sm" fw={500}>{t('trace.prompt')}</Text>
-              <Code block data-testid="masked-prompt">{e.user_prompt}</Code>
+              <Code block data-testid="masked-prompt">{maskPrompt(e.user_prompt, e.pii_entities)}</Code>
             </>
           )}
         </Card>

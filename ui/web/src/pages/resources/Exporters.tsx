@@ -37,7 +37,7 @@ export function Exporters() {
     ],
     rowActions: (row, refresh) => (
       <>
-        {can('write') && !row.managed_by && (
+        {can('write') && row.managed_by !== 'operator' && (
           <Button size="xs" variant="default" onClick={() => void rawCall('PUT', `/api/v1/exporters/${row.id}`, { enabled: !row.enabled }).then(refresh, (e: Error) => notifications.show({ color: 'red', message: e.message }))}>
             {row.enabled ? t('common.disable') : t('common.enable')}
           </Button>

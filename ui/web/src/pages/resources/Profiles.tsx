@@ -12,9 +12,9 @@ type Page = { items: ResourceRow[] };
 function choice(schema: RJSFSchema, field: string, rows: ResourceRow[], many = false): RJSFSchema {
   const props = { ...(schema.properties as Record<string, RJSFSchema>) };
   if (!props[field]) return schema;
-  const options = rows.map((r) => ({ const: r.id, title: r.name }));
-  if (options.length === 0) return schema;
-  props[field] = many ? { ...props[field], items: { type: 'string', oneOf: options }, uniqueItems: true } : { ...props[field], oneOf: options };
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return schema;
+  props[field] = many ? { ...props[field], items: { type: 'string', enum: ids }, uniqueItems: true } : { ...props[field], enum: ids };
   return { ...schema, properties: props };
 }
 
@@ -37,6 +37,9 @@ export function Profiles() {
     // Only ACTIVE providers and policies are offered (the API refuses the others).
     schema: (schema) => choice(choice(schema, 'provider_id', providers.data?.items ?? []), 'content_policy_ids', policies.data?.items ?? [], true),
     uiSchema: (data) => ({
+      // The choices show names; the values are the ids (the enum set by `choice`).
+      provider_id: { 'ui:enumNames': (providers.data?.items ?? []).map((p) => p.name) },
+      content_policy_ids: { items: { 'ui:enumNames': (policies.data?.items ?? []).map((p) => p.name) } },
       'ui:order': ['name', 'provider_id', 'monitor_only', 'threat_detection', 'pii', 'translation', 'content_safety', 'content_policy_ids', 'response_scanning', 'fail_safe', 'detector_timeout_ms', 'action_on_timeout', 'action_on_detector_error', 'block_status_code', 'event_logging', '*'],
       ...(data.monitor_only ? { 'ui:description': t('profiles.monitorHint') } : {}),
     }),

@@ -94,6 +94,12 @@ export function Providers() {
       { label: t('providers.target'), render: (r) => <Text size="sm">{String(r.target_base_url)}{String(r.target_path ?? '')}</Text> },
       { label: t('providers.mapping'), render: (r) => String(r.mapping_preset ?? 'custom') },
     ],
+    // A custom mapping is offered for the custom type (or when one is set): an empty one would be invalid.
+    schema: (schema, _mode, data) => {
+      if (data.provider_type === 'custom' || data.mapping_custom) return schema;
+      const { mapping_custom: _omit, ...rest } = schema.properties as Record<string, unknown>;
+      return { ...schema, properties: rest } as typeof schema;
+    },
     rowActions: (row) => (can('write') && row.status === 'ACTIVE' ? <CheckNow row={row} /> : null),
     // The provider-type → recommended-preset rule: choosing a type proposes its preset.
     onFormChange: (next, previous) => {

@@ -37,13 +37,16 @@ export interface ResourceConfig {
   /** ACTIVE / ARCHIVED moves (activate, archive, reactivate) by the record's status. */
   lifecycle?: 'full' | 'activate-only';
   rowActions?(row: ResourceRow, refresh: () => Promise<void>): ReactNode;
-  schema?(schema: RJSFSchema, mode: 'create' | 'edit'): RJSFSchema;
+  schema?(schema: RJSFSchema, mode: 'create' | 'edit', data: Record<string, unknown>): RJSFSchema;
   uiSchema?(data: Record<string, unknown>, mode: 'create' | 'edit'): UiSchema;
   /** Adjusts the form as it changes (e.g. the recommended preset of a provider type). */
   onFormChange?(next: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown>;
   formExtras?(data: Record<string, unknown>): ReactNode;
   banner?: ReactNode;
 }
+
+/** Records from the operator's custom resources are managed there (API-made ones say 'api'). */
+const operatorManaged = (row: ResourceRow) => Boolean(row.managed_by) && row.managed_by !== 'api';
 
 type Editing = { mode: 'create'; data: Record<string, unknown> } | { mode: 'edit'; row: ResourceRow; data: Record<string, unknown> };
 
@@ -77,9 +80,9 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
 
   const mode = editing?.mode ?? 'create';
   const baseSchema = bodySchema(mode === 'create' ? config.path : itemPath, mode === 'create' ? 'post' : 'put');
-  const schema = baseSchema && (config.schema ? config.schema(baseSchema, mode) : baseSchema);
+  const schema = baseSchema && (config.schema && editing ? config.schema(baseSchema, mode, editing.data) : baseSchema);
   const fixed = mode === 'edit' ? immutableFields(config.path, itemPath) : [];
-  const managed = editing?.mode === 'edit' && Boolean(editing.row.managed_by);
+  const managed = editing?.mode === 'edit' && operatorManaged(editing.row);
   const readOnly = managed || !can('write');
 
   const open = (row?: ResourceRow) => {
@@ -108,16 +111,16 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
           <Table.Tbody>
             {rows.map((row) => (
               <Table.Tr key={row.id} data-testid="resource-row" data-name={row.name}>
-                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => open(row)}>{row.name}</Button>{row.managed_by ? <Text size="xs" c="dimmed">{row.managed_by}</Text> : null}</Table.Td>
+                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => open(row)}>{row.name}</Button>{operatorManaged(row) ? <Text size="xs" c="dimmed">{row.managed_by}</Text> : null}</Table.Td>
                 {config.columns.map((c) => <Table.Td key={c.label}>{c.render(row)}</Table.Td>)}
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
-                    {can('write') && !row.managed_by && <Button size="xs" variant="default" onClick={() => open(row)}>{t('common.edit')}</Button>}
-                    {can('write') && !row.managed_by && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" variant="light" color="green" onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
-                    {can('write') && !row.managed_by && config.lifecycle === 'full' && row.status === 'ACTIVE' && <Button size="xs" variant="light" color="gray" onClick={() => action.mutate({ row, verb: 'archive' })}>{t('common.archive')}</Button>}
-                    {can('write') && !row.managed_by && config.lifecycle === 'full' && row.status === 'ARCHIVED' && <Button size="xs" variant="light" onClick={() => action.mutate({ row, verb: 'reactivate' })}>{t('common.reactivate')}</Button>}
+                    {can('write') && !operatorManaged(row) && <Button size="xs" variant="default" onClick={() => open(row)}>{t('common.edit')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" variant="light" color="green" onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ACTIVE' && <Button size="xs" variant="light" color="gray" onClick={() => action.mutate({ row, verb: 'archive' })}>{t('common.archive')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ARCHIVED' && <Button size="xs" variant="light" onClick={() => action.mutate({ row, verb: 'reactivate' })}>{t('common.reactivate')}</Button>}
                     {config.rowActions?.(row, refresh)}
-                    {can('delete') && !row.managed_by && <ConfirmButton message={t('common.confirmDelete', { name: row.name })} onConfirm={() => action.mutate({ row, verb: '', method: 'DELETE' })}>{t('common.delete')}</ConfirmButton>}
+                    {can('delete') && !operatorManaged(row) && <ConfirmButton message={t('common.confirmDelete', { name: row.name })} onConfirm={() => action.mutate({ row, verb: '', method: 'DELETE' })}>{t('common.delete')}</ConfirmButton>}
                   </Group>
                 </Table.Td>
               </Table.Tr>
