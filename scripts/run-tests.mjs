@@ -2,12 +2,12 @@
 // dist/**/foo.test.js) with tap, prints each file's result and the failures in full, and ends with the
 // line "N passed, N failed[, N skipped]" that CI reads. N counts the top-level tests of each file.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, createWriteStream } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 
-const WORKSPACES = ['core', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli'];
+const WORKSPACES = ['core', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli', 'ui'];
 const filters = process.argv.slice(2);
 
 function findTests(dir) {
@@ -103,9 +103,29 @@ child.stdout.on('data', (chunk) => {
     buffer = buffer.slice(i + 1);
   }
 });
+// The Admin UI's component tests run in Vitest (jsdom), not tap; their counts join the closing line.
+function runVitest() {
+  if (filters.length > 0 && !filters.some((f) => 'ui/web'.includes(f) || f.startsWith('ui/web'))) return { passed: 0, failed: 0 };
+  const report = join('.tap', 'vitest.json');
+  const run = spawnSync(join('node_modules', '.bin', 'vitest'), ['run', '--root', 'ui/web', '--reporter=json', `--outputFile=${join(process.cwd(), report)}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } });
+  try {
+    const result = JSON.parse(readFileSync(report, 'utf8'));
+    const counts = { passed: result.numPassedTests, failed: result.numFailedTests + (run.status !== 0 && result.numFailedTests === 0 ? 1 : 0) };
+    console.log(`${counts.failed ? 'FAIL' : 'ok  '} ui/web (vitest) (${counts.passed} passed${counts.failed ? `, ${counts.failed} failed` : ''})`);
+    for (const file of result.testResults) for (const a of file.assertionResults) if (a.status === 'failed') console.log(`    not ok ${a.fullName}\n${(a.failureMessages ?? []).join('\n').slice(0, 2000)}`);
+    return counts;
+  } catch {
+    console.log('FAIL ui/web (vitest): no report');
+    return { passed: 0, failed: 1 };
+  }
+}
+
 child.on('close', (code) => {
   if (buffer) onLine(buffer);
   log.end();
+  const vitest = runVitest();
+  passed += vitest.passed;
+  failed += vitest.failed;
   if (code !== 0 && failed === 0) failed = 1;
   console.log('');
   console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

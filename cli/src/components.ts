@@ -41,6 +41,7 @@ import {
 } from '@palisade/gateway';
 import { createMockLlm } from '@palisade/hack';
 import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource, createOperatorComponent } from '@palisade/operator';
+import { buildUiServer, DEFAULT_WEB_ROOT, loadUiEnv, UI_PORT } from '@palisade/ui';
 import type { ComponentContext } from './context.js';
 import { seedDemo } from './demo.js';
 
@@ -246,6 +247,18 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
           await exporter.service.app.close();
         },
       };
+    },
+  },
+  {
+    name: 'ui',
+    port: UI_PORT,
+    description: 'Admin UI: the security console (the built single-page app; /api/* forwarded to the Admin API)',
+    async start(ctx, port, host) {
+      // In one process the Admin API's actual address is known; alone, ADMIN_API_URL says it.
+      const adminApiUrl = ctx.env.ADMIN_API_URL || ctx.urls['admin-api'] || loadUiEnv(ctx.env).ADMIN_API_URL!;
+      const { app } = buildUiServer({ webRoot: DEFAULT_WEB_ROOT, adminApiUrl, logger: ctx.logger });
+      // UI_PORT is this component's own variable (PALISADE_PORT_UI, like every component's, wins).
+      return serve(app, ctx.env.UI_PORT && !ctx.env.PALISADE_PORT_UI ? loadUiEnv(ctx.env).UI_PORT : port, host);
     },
   },
   {

@@ -90,7 +90,7 @@ t.test('migrate on the embedded database', async (t) => {
   t.match(r.stdout, /database schema at version \d+/);
 });
 
-const COMPONENT_NAMES = ['mock-llm', 'pii', 'threat', 'content-policy', 'translation', 'content-safety', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway', 'admin-api', 'event-exporter'];
+const COMPONENT_NAMES = ['mock-llm', 'pii', 'threat', 'content-policy', 'translation', 'content-safety', 'normalizer', 'decision-point', 'registry', 'bundle-store', 'gateway', 'admin-api', 'event-exporter', 'ui'];
 
 t.test('all starts every component, the demo provider answers through the gateway, SIGINT stops cleanly', async (t) => {
   const dir = t.testdir();

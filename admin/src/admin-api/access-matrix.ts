@@ -157,6 +157,8 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
   { method: 'POST', route: '/api/v1/users/:id/roles', permission: 'manage-users', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t)).id}/roles`, body: { role_name: 'operator' } }) },
   { method: 'DELETE', route: '/api/v1/users/:id/roles/:role_name', permission: 'manage-users', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/users/${(await user(api, t, ['viewer'])).id}/roles/viewer` }) },
   { method: 'GET', route: '/api/v1/roles', permission: 'manage-users', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/roles' }) },
+  // who am I (any role reads it; it is about the caller, so no tenant column)
+  { method: 'GET', route: '/api/v1/me', permission: 'read', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/me' }) },
   // audit log
   { method: 'GET', route: '/api/v1/audit-log', permission: 'read-audit', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/audit-log${q(v, t)}` }) },
   // exporters

@@ -5,6 +5,7 @@ import { createApiKeyOperations } from '../api-keys/operations.js';
 import { registerAuditHook, type StoredAuditRecord } from '../audit/audit-hook.js';
 import { registerAuditLogRoutes } from '../audit/routes.js';
 import { createAccessControl } from '../auth/access-control.js';
+import { registerMeRoute } from '../auth/me-route.js';
 import type { AdminRouteContext } from '../auth/contract.js';
 import { createContentPolicyOperations } from '../content-policies/operations.js';
 import type { IdentityProvider } from '../identity/identity-provider.js';
@@ -77,6 +78,7 @@ export function buildAdminApi(deps: AdminApiDeps) {
   registerOpenApi(app);
   app.register(async (api) => {
     registerResourceRoutes(api, { ...ctx, store, providers, profiles, contentPolicies, apiKeys, checkHealth: deps.checkHealth });
+    registerMeRoute(api, ctx);
     registerIdentityRoutes(api, { ...ctx, identity });
     registerAuditLogRoutes(api, { ...ctx, audit });
     for (const mount of deps.routeModules ?? []) mount(api, ctx);

@@ -3,3 +3,5 @@ export * from './build-admin-api.js';
 export * from './resource-routes.js';
 export * from './docs.js';
 export * from './component.js';
+export * from './standard-modules.js';
+export * from './openapi-document.js';

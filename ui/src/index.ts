@@ -1,0 +1,1 @@
+export * from './server/ui-server.js';

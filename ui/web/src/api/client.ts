@@ -1,0 +1,45 @@
+// The one client of the Admin API: openapi-fetch over the generated paths, always on this origin (the
+// UI server forwards /api/* to the Admin API). Failures become ApiError with the API's own body, so a
+// form can put each `details` entry beside the field it names.
+import createClient from 'openapi-fetch';
+import type { paths } from './schema';
+
+export const api = createClient<paths>({ baseUrl: '' });
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[],
+  ) {
+    super(message);
+  }
+}
+
+/** The data of an openapi-fetch answer, or its error as an ApiError. */
+export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.response.ok) return result.data as T;
+  const body = (result.error ?? {}) as { error?: { code?: string; message?: string; details?: unknown } };
+  const details = Array.isArray(body.error?.details)
+    ? (body.error.details as Array<Partial<ErrorDetail>>).filter((d) => typeof d?.message === 'string').map((d) => ({ path: String(d.path ?? ''), message: String(d.message) }))
+    : [];
+  throw new ApiError(result.response.status, body.error?.code ?? `HTTP_${result.response.status}`, body.error?.message ?? result.response.statusText, details);
+}
+
+/** A call the generated paths do not describe (reports, until their service documents them). */
+export async function rawCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+  return unwrap<T>({ data: parsed as T, error: parsed, response });
+}

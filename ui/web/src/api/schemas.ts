@@ -1,0 +1,45 @@
+// Request body schemas straight from the Admin API's OpenAPI document, for the forms: the form of a
+// resource validates with the same JSON Schema the API documents (made from its zod model).
+import type { RJSFSchema } from '@rjsf/utils';
+import openapi from './openapi.json';
+
+type Doc = { paths: Record<string, Record<string, { requestBody?: { content?: { 'application/json'?: { schema?: unknown } } } }>> };
+
+/** OpenAPI 3.0's `nullable: true` as JSON Schema's type union, which the form validator understands. */
+function toJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'nullable' || key === 'description' && typeof value !== 'string') continue;
+    out[key] = toJsonSchema(value);
+  }
+  const source = node as { nullable?: boolean; type?: string };
+  if (source.nullable && typeof source.type === 'string') out.type = [source.type, 'null'];
+  // Labels: "request_timeout_ms" reads "Request timeout ms" unless the schema has a title.
+  if (out.properties && typeof out.properties === 'object') {
+    for (const [key, prop] of Object.entries(out.properties as Record<string, Record<string, unknown>>)) {
+      if (prop && typeof prop === 'object' && !prop.title) prop.title = humanize(key);
+    }
+  }
+  return out;
+}
+
+function humanize(key: string): string {
+  const words = key.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export function bodySchema(path: string, method: 'post' | 'put'): RJSFSchema | undefined {
+  const schema = (openapi as Doc).paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+  return schema ? (toJsonSchema(schema) as RJSFSchema) : undefined;
+}
+
+/** Fields a create accepts but an update does not: fixed at creation, shown read-only when editing. */
+export function immutableFields(collectionPath: string, itemPath: string): string[] {
+  const create = bodySchema(collectionPath, 'post');
+  const update = bodySchema(itemPath, 'put');
+  const keys = (s: RJSFSchema | undefined) => Object.keys((s?.properties as object | undefined) ?? {});
+  const updatable = new Set(keys(update));
+  return keys(create).filter((k) => !updatable.has(k));
+}

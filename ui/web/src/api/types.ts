@@ -1,0 +1,16 @@
+// Names for the generated types the pages use (all from schema.d.ts: no hand-written resource shape).
+import type { paths } from './schema';
+
+type Ok<P extends keyof paths, M extends 'get'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
+
+export type Me = Ok<'/api/v1/me', 'get'>;
+export type Permission = Me['permissions'][number];
+export type Dashboard = Ok<'/api/v1/dashboard', 'get'>;
+export type EventPage = Ok<'/api/v1/security-events', 'get'>;
+export type SecurityEvent = EventPage['items'][number];
+export type EventQuery = NonNullable<paths['/api/v1/security-events']['get']['parameters']['query']>;
+export type Provider = Ok<'/api/v1/providers', 'get'>['items'][number];
+export type User = Ok<'/api/v1/users', 'get'>[number];
+export type AuditRecord = Ok<'/api/v1/audit-log', 'get'>[number];
+export type AuditQuery = NonNullable<paths['/api/v1/audit-log']['get']['parameters']['query']>;
+export type RetentionSettings = Ok<'/api/v1/retention-settings', 'get'>;

@@ -1,0 +1,68 @@
+// A resource form generated from the API's JSON Schema (react-jsonschema-form with Mantine widgets):
+// every field of the resource, validated as the API validates it, with help texts from the console's
+// translations. Field errors the API answers (`details`: [{path, message}]) are shown on the field
+// they name.
+import { useMemo } from 'react';
+import Form from '@rjsf/mantine';
+import validator from '@rjsf/validator-ajv8';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { Alert, Button, Group } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../api/client';
+import { errorSchemaOf } from '../api/error-schema';
+
+export interface SchemaFormProps {
+  schema: RJSFSchema;
+  uiSchema?: UiSchema;
+  formData: unknown;
+  onChange?(data: unknown): void;
+  onSubmit(data: unknown): void;
+  onCancel?(): void;
+  error?: unknown;
+  busy?: boolean;
+  readOnly?: boolean;
+}
+
+export function SchemaForm(props: SchemaFormProps) {
+  const { t, i18n } = useTranslation();
+  const help = t('forms.fieldHelp', { returnObjects: true }) as Record<string, string>;
+  const uiSchema = useMemo(() => {
+    const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
+    const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
+    // An order may name fields this variant of the form leaves out (rjsf refuses unknown names).
+    if (Array.isArray(out['ui:order'])) out['ui:order'] = (out['ui:order'] as string[]).filter((k) => k === '*' || keys.includes(k));
+    for (const key of keys) {
+      if (help[key]) out[key] = { 'ui:help': help[key], ...(out[key] as object | undefined) };
+    }
+    return out;
+  }, [props.schema, props.uiSchema, i18n.language]);
+  const extraErrors = errorSchemaOf(props.error);
+  const formId = useMemo(() => `form-${Math.random().toString(36).slice(2)}`, []);
+  return (
+    <>
+      {props.error instanceof Error && (
+        <Alert color="red" role="alert" mb="md" title={t('common.error')} data-testid="form-error">
+          {props.error instanceof ApiError && props.error.status === 403 ? t('common.forbidden') : props.error.message}
+          {extraErrors ? ` — ${t('common.fixErrors')}` : ''}
+        </Alert>
+      )}
+      <Form
+        id={formId}
+        schema={props.schema}
+        uiSchema={uiSchema}
+        formData={props.formData}
+        validator={validator}
+        readonly={props.readOnly}
+        showErrorList={false}
+        noHtml5Validate
+        {...(extraErrors ? { extraErrors } : {})}
+        onChange={(e) => props.onChange?.(e.formData)}
+        onSubmit={(e) => props.onSubmit(e.formData)}
+      />
+      <Group justify="flex-end" mt="md">
+        {props.onCancel && <Button variant="default" onClick={props.onCancel}>{t('common.cancel')}</Button>}
+        {!props.readOnly && <Button type="submit" form={formId} loading={props.busy}>{t('common.save')}</Button>}
+      </Group>
+    </>
+  );
+}

@@ -1,0 +1,49 @@
+// English texts of the console. ru.ts has the same keys (its type is checked against this one).
+export const en = {
+  app: { title: 'Palisade', subtitle: 'security console', theme: 'Toggle dark / light theme', language: 'Language', tenant: 'Tenant', allTenants: 'All tenants', signedInAs: 'Signed in as {{user}} ({{role}})', noRole: 'Your account has no role in Palisade. Ask an administrator to assign one.', loading: 'Loading…', skip: 'Skip to content' },
+  nav: { dashboard: 'Dashboard', events: 'Security events', providers: 'Providers', profiles: 'Profiles', policies: 'Content policies', exporters: 'Exporters', reports: 'Reports', users: 'Users', retention: 'Retention settings', audit: 'Audit log' },
+  common: {
+    create: 'Create', edit: 'Edit', save: 'Save', cancel: 'Cancel', delete: 'Delete', close: 'Close', refresh: 'Refresh', actions: 'Actions',
+    name: 'Name', status: 'Status', type: 'Type', created: 'Created', updated: 'Updated', yes: 'Yes', no: 'No', all: 'All', search: 'Search',
+    confirmDelete: 'Delete {{name}}? This cannot be undone.', confirmTitle: 'Please confirm', forbidden: 'The Admin API refused this action for your role (403).',
+    readOnlyOperator: 'Managed by the Kubernetes operator (a {{kind}} custom resource): change it there; it is read-only here.',
+    immutable: 'Set at creation; cannot be changed.', saved: 'Saved', deleted: 'Deleted', error: 'Error', none: '—', empty: 'Nothing here yet.',
+    emptyCreate: 'Nothing here yet. Use “Create” to add the first one.', emptyViewer: 'Nothing here yet. An operator or admin can add one.', live: 'Live refresh',
+    activate: 'Activate', archive: 'Archive', reactivate: 'Reactivate', enable: 'Enable', disable: 'Disable', details: 'Details', fixErrors: 'The Admin API found problems in the form; see the marked fields.',
+  },
+  dashboard: {
+    title: 'Dashboard', range: 'Time range', h24: '24 h', d7: '7 days', d30: '30 days', custom: 'Custom', from: 'From', to: 'To',
+    requests: 'Requests', blocks: 'Blocks', sanitizations: 'Sanitizations', monitorAlerts: 'Monitor alerts', pii: 'PII detections', events: 'Events',
+    overTime: 'Over time', topTypes: 'Top event types', topProviders: 'Top providers by PII incidents', bySeverity: 'Events by severity', latestCritical: 'Latest critical events',
+    noEvents: 'No security events in this range yet. Send traffic through the gateway (port 8085) to see it here.', openEvents: 'Open the matching events',
+  },
+  events: {
+    title: 'Security events', traceId: 'Trace id', severity: 'Severity', eventType: 'Event type', decision: 'Decision', provider: 'Provider', profile: 'Profile id', tenant: 'Tenant', time: 'Time', from: 'From', to: 'To',
+    total: '{{count}} events', clear: 'Clear filters', noMatch: 'No events match these filters. Widen the time range or clear a filter.', trace: 'Trace', score: 'Jailbreak score',
+  },
+  trace: { title: 'Trace {{id}}', events: 'Every event of this request', prompt: 'Masked prompt', scores: 'Detector scores', pii: 'Personal data found', reasons: 'Reasons', notFound: 'No events with this trace id.', latency: 'Latency' },
+  providers: { title: 'Providers', health: 'Health', latency: 'Latency', lastError: 'Last error', checkNow: 'Check now', checked: 'Health check done: {{status}}', match: 'Match', target: 'Target', mapping: 'Mapping', presetHint: 'Recommended preset for {{type}}: {{preset}}', tester: 'Test the JSONPath strings', sample: 'Sample request body', extracts: 'Extracts', noMatch: 'no match' },
+  profiles: { title: 'Profiles', provider: 'Provider', monitor: 'Monitor mode', monitorHint: 'Monitor mode: detectors run, nothing is blocked; would-be blocks are recorded as MONITOR_ALERT.', onlyActive: 'Only ACTIVE providers are offered.' },
+  policies: { title: 'Content policies', rules: 'Rules' },
+  exporters: { title: 'Exporters', enabled: 'Enabled', sendTest: 'Send test event', testOk: 'Test event delivered', testFailed: 'Test event failed: {{message}}' },
+  reports: { title: 'Reports', notYet: 'Reports arrive with the reports service: this Admin API does not offer /api/v1/reports yet.', generate: 'Generate report', period_start: 'Period start', period_end: 'Period end', format: 'Format', download: 'Download', none: 'No reports yet. Generate the first one above.' },
+  users: { title: 'Users', username: 'User name', email: 'E-mail', firstName: 'First name', lastName: 'Last name', roles: 'Roles', enabled: 'Enabled', password: 'Password', tenant: 'Tenant', addRole: 'Add role' },
+  retention: { title: 'Retention settings', audit_retention_days: 'Audit records (days)', audit_help: 'At least 1095 days (3 years); cannot be lowered.', event_retention_days: 'Security events (days)', detail_retention_days: 'PII details scrubbed after (days)', detail_help: 'Events are kept; concrete PII values are replaced with masks.', report_retention_days: 'Reports (days)' },
+  audit: { title: 'Audit log', user: 'User', action: 'Action', resource: 'Resource type', resourceId: 'Resource id', path: 'Request', statusCode: 'Answer', time: 'Time', body: 'Request body (secrets masked)' },
+  forms: {
+    fieldHelp: {
+      provider_type: 'Vendor family; it selects the recommended mapping preset.',
+      match_type: 'How requests are matched to this provider: by URL path pattern, by host, or by a header value.',
+      match_value: 'URL pattern (e.g. /v1/chat/*), host name, or header value, by match type.',
+      target_base_url: 'Where inspected calls go (scheme and host of the LLM backend).',
+      mapping_preset: 'Where the prompt is in the request body of this vendor.',
+      mapping_custom: 'Your own JSONPath strings, when no preset fits.',
+      upstream_auth: 'How the gateway authenticates to the backend; secrets are stored encrypted and never shown again.',
+      monitor_only: 'Run every detector but never block: decisions become MONITOR_ONLY alerts.',
+      block_status_code: 'HTTP status the client gets for a blocked request.',
+      fail_safe: 'What happens when a detector is down or slow.',
+      audit_retention_days: 'At least 1095 days (3 years).',
+    },
+  },
+};
+export type Texts = typeof en;

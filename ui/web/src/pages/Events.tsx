@@ -1,0 +1,122 @@
+// The security events list: filters in the URL (the dashboard links here), a virtualised table whose
+// rows are fetched a page at a time as they scroll into view, so 100,000 events never load at once.
+import { useRef } from 'react';
+import { Alert, Button, Group, Paper, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { api, unwrap } from '../api/client';
+import type { EventQuery, SecurityEvent } from '../api/types';
+import openapi from '../api/openapi.json';
+import { useSession } from '../app/session';
+import { SeverityBadge, StatusBadge } from '../components/Severity';
+import { toLocalInput } from './range';
+
+const PAGE = 200;
+const ROW_HEIGHT = 40;
+const FILTERS = ['event_type', 'severity', 'decision', 'provider_id', 'profile_id', 'tenant_id', 'trace_id', 'from', 'to'] as const;
+
+/** The enum of a query parameter of GET /security-events, from the API's own document. */
+function enumOf(name: string): string[] {
+  const params = (openapi as { paths: Record<string, { get?: { parameters?: Array<{ name: string; schema?: { enum?: string[] } }> } }> }).paths['/api/v1/security-events']?.get?.parameters ?? [];
+  return params.find((p) => p.name === name)?.schema?.enum ?? [];
+}
+
+function fetchPage(query: EventQuery, page: number) {
+  return async () => unwrap(await api.GET('/api/v1/security-events', { params: { query: { ...query, limit: PAGE, offset: page * PAGE } } }));
+}
+
+export function Events() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const { tenantQuery, me } = useSession();
+  const query: EventQuery = { ...tenantQuery() };
+  for (const f of FILTERS) {
+    const v = params.get(f);
+    if (v) (query as Record<string, string>)[f] = v;
+  }
+  const set = (name: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    setParams(next, { replace: true });
+  };
+  const first = useQuery({ queryKey: ['events', query, 0], queryFn: fetchPage(query, 0), placeholderData: keepPreviousData });
+  const total = first.data?.total ?? 0;
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const items = virtualizer.getVirtualItems();
+  const pages = [...new Set(items.map((i) => Math.floor(i.index / PAGE)))];
+  const loaded = useQueries({ queries: pages.map((page) => ({ queryKey: ['events', query, page], queryFn: fetchPage(query, page), staleTime: 30_000 })) });
+  const rowAt = (index: number): SecurityEvent | undefined => {
+    const at = pages.indexOf(Math.floor(index / PAGE));
+    return loaded[at]?.data?.items[index % PAGE];
+  };
+
+  const select = (name: string, label: string, values: string[]) => (
+    <Select key={name} label={label} clearable data={values} value={params.get(name)} onChange={(v) => set(name, v)} w={190} />
+  );
+  return (
+    <Stack>
+      <Title order={2}>{t('events.title')}</Title>
+      <Paper withBorder p="sm">
+        <Group align="end" wrap="wrap">
+          {select('event_type', t('events.eventType'), enumOf('event_type'))}
+          {select('severity', t('events.severity'), enumOf('severity'))}
+          {select('decision', t('events.decision'), enumOf('decision'))}
+          <TextInput label={t('events.provider')} value={params.get('provider_id') ?? ''} onChange={(e) => set('provider_id', e.currentTarget.value)} w={170} />
+          <TextInput label={t('events.profile')} value={params.get('profile_id') ?? ''} onChange={(e) => set('profile_id', e.currentTarget.value)} w={170} />
+          {me.is_super_admin && <TextInput label={t('events.tenant')} value={params.get('tenant_id') ?? ''} onChange={(e) => set('tenant_id', e.currentTarget.value)} w={130} />}
+          <TextInput label={t('events.traceId')} value={params.get('trace_id') ?? ''} onChange={(e) => set('trace_id', e.currentTarget.value)} w={200} />
+          <TextInput type="datetime-local" label={t('events.from')} value={params.get('from') ? toLocalInput(params.get('from')!) : ''} onChange={(e) => set('from', e.currentTarget.value && new Date(e.currentTarget.value).toISOString())} />
+          <TextInput type="datetime-local" label={t('events.to')} value={params.get('to') ? toLocalInput(params.get('to')!) : ''} onChange={(e) => set('to', e.currentTarget.value && new Date(e.currentTarget.value).toISOString())} />
+          <Button variant="default" onClick={() => setParams(new URLSearchParams(), { replace: true })}>{t('events.clear')}</Button>
+        </Group>
+      </Paper>
+      {first.error && <Alert color="red" role="alert">{first.error.message}</Alert>}
+      <Text size="sm" c="dimmed" data-testid="event-total">{t('events.total', { count: total })}</Text>
+      {first.data && total === 0 && <Alert color="blue">{t('events.noMatch')}</Alert>}
+      <div ref={scrollRef} style={{ height: 'calc(100vh - 330px)', minHeight: 300, overflow: 'auto' }} data-testid="event-scroll" tabIndex={0} aria-label={t('events.title')}>
+        <Table stickyHeader layout="fixed" style={{ height: virtualizer.getTotalSize() + ROW_HEIGHT }}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={180}>{t('events.time')}</Table.Th>
+              <Table.Th w={110}>{t('events.severity')}</Table.Th>
+              <Table.Th w={210}>{t('events.eventType')}</Table.Th>
+              <Table.Th w={130}>{t('events.decision')}</Table.Th>
+              <Table.Th>{t('events.provider')}</Table.Th>
+              <Table.Th w={90}>{t('events.tenant')}</Table.Th>
+              <Table.Th>{t('events.traceId')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.length > 0 && <tr style={{ height: items[0]!.start }} aria-hidden />}
+            {items.map((item) => {
+              const e = rowAt(item.index);
+              return (
+                <Table.Tr key={item.key} h={ROW_HEIGHT} className="clickable" data-testid="event-row" onClick={() => e && navigate(`/events/trace/${encodeURIComponent(e.trace_id)}`)}>
+                  {e ? (
+                    <>
+                      <Table.Td>{new Date(e.timestamp).toLocaleString()}</Table.Td>
+                      <Table.Td><SeverityBadge value={e.severity} /></Table.Td>
+                      <Table.Td>{e.event_type}</Table.Td>
+                      <Table.Td><StatusBadge value={e.decision} /></Table.Td>
+                      <Table.Td>{e.provider_name ?? '—'}</Table.Td>
+                      <Table.Td>{e.tenant_id}</Table.Td>
+                      <Table.Td style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}><a href={`/events/trace/${encodeURIComponent(e.trace_id)}`} onClick={(ev) => ev.preventDefault()}>{e.trace_id}</a></Table.Td>
+                    </>
+                  ) : (
+                    <Table.Td colSpan={7}>…</Table.Td>
+                  )}
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </div>
+    </Stack>
+  );
+}

@@ -1,0 +1,22 @@
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { StatusBadge } from '../../components/Severity';
+import { ResourcePage, type ResourceConfig } from './ResourcePage';
+
+export function ContentPolicies() {
+  const { t } = useTranslation();
+  const config: ResourceConfig = {
+    title: t('policies.title'),
+    path: '/api/v1/content-policies',
+    crdKind: 'ContentPolicy',
+    lifecycle: 'activate-only',
+    columns: [
+      { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
+      { label: t('common.type'), render: (r) => <Badge variant="light">{String(r.type)}</Badge> },
+      { label: t('policies.rules'), render: (r) => (Array.isArray(r.rules) ? r.rules.length : 0) },
+      { label: 'action', render: (r) => String(r.action ?? '—') },
+    ],
+    uiSchema: () => ({ 'ui:order': ['name', 'description', 'type', 'action', 'scope', 'rules', '*'], description: { 'ui:widget': 'textarea' } }),
+  };
+  return <ResourcePage config={config} />;
+}

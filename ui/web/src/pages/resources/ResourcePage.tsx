@@ -1,0 +1,158 @@
+// One page for each configuration resource (providers, profiles, content policies, exporters): the
+// list, a drawer with the schema form to create or edit, the state moves and delete with confirmation.
+// What a role may not do is not shown; a 403 that still happens is shown in the form or a notice.
+import { useState, type ReactNode } from 'react';
+import { Alert, Button, Drawer, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { ApiError, rawCall } from '../../api/client';
+import { bodySchema, immutableFields } from '../../api/schemas';
+import { useSession } from '../../app/session';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { SchemaForm } from '../../components/SchemaForm';
+import { StatusBadge } from '../../components/Severity';
+
+export interface ResourceRow {
+  id: string;
+  name: string;
+  status?: string;
+  managed_by?: string | null;
+  [key: string]: unknown;
+}
+
+export interface Column {
+  label: string;
+  render(row: ResourceRow): ReactNode;
+}
+
+export interface ResourceConfig {
+  title: string;
+  /** e.g. /api/v1/providers */
+  path: string;
+  /** The custom resource kind of operator-managed records. */
+  crdKind: string;
+  columns: Column[];
+  /** ACTIVE / ARCHIVED moves (activate, archive, reactivate) by the record's status. */
+  lifecycle?: 'full' | 'activate-only';
+  rowActions?(row: ResourceRow, refresh: () => Promise<void>): ReactNode;
+  schema?(schema: RJSFSchema, mode: 'create' | 'edit', data: Record<string, unknown>): RJSFSchema;
+  uiSchema?(data: Record<string, unknown>, mode: 'create' | 'edit'): UiSchema;
+  /** Adjusts the form as it changes (e.g. the recommended preset of a provider type). */
+  onFormChange?(next: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown>;
+  formExtras?(data: Record<string, unknown>): ReactNode;
+  banner?: ReactNode;
+}
+
+/** Records from the operator's custom resources are managed there (API-made ones say 'api'). */
+const operatorManaged = (row: ResourceRow) => Boolean(row.managed_by) && row.managed_by !== 'api';
+
+type Editing = { mode: 'create'; data: Record<string, unknown> } | { mode: 'edit'; row: ResourceRow; data: Record<string, unknown> };
+
+/** The record as an update body: only what PUT accepts. */
+function updatable(row: ResourceRow, schema: RJSFSchema | undefined): Record<string, unknown> {
+  const keys = Object.keys((schema?.properties as object | undefined) ?? {});
+  return Object.fromEntries(Object.entries(row).filter(([k, v]) => keys.includes(k) && v !== null));
+}
+
+export function ResourcePage({ config }: { config: ResourceConfig }) {
+  const { t } = useTranslation();
+  const { can, tenantQuery } = useSession();
+  const client = useQueryClient();
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const itemPath = `${config.path}/{id}`;
+  const tenant = new URLSearchParams(tenantQuery() as Record<string, string>).toString();
+  const list = useQuery({ queryKey: [config.path, tenant], queryFn: () => rawCall<{ items: ResourceRow[]; total: number }>('GET', `${config.path}?limit=1000${tenant ? `&${tenant}` : ''}`) });
+  const refresh = () => client.invalidateQueries({ queryKey: [config.path] });
+  const fail = (error: Error) => notifications.show({ color: 'red', title: t('common.error'), message: error instanceof ApiError && error.status === 403 ? t('common.forbidden') : error.message });
+
+  const save = useMutation({
+    mutationFn: (e: { editing: Editing; data: Record<string, unknown> }) =>
+      e.editing.mode === 'create' ? rawCall('POST', config.path, e.data) : rawCall('PUT', `${config.path}/${e.editing.row.id}`, e.data),
+    onSuccess: () => { setEditing(null); notifications.show({ color: 'green', message: t('common.saved') }); void refresh(); },
+  });
+  const action = useMutation({
+    mutationFn: (a: { row: ResourceRow; verb: string; method?: string }) => rawCall(a.method ?? 'POST', `${config.path}/${a.row.id}${a.verb ? `/${a.verb}` : ''}`),
+    onSuccess: (_d, a) => { notifications.show({ color: 'green', message: a.method === 'DELETE' ? t('common.deleted') : t('common.saved') }); void refresh(); },
+    onError: fail,
+  });
+
+  const mode = editing?.mode ?? 'create';
+  const baseSchema = bodySchema(mode === 'create' ? config.path : itemPath, mode === 'create' ? 'post' : 'put');
+  const schema = baseSchema && (config.schema && editing ? config.schema(baseSchema, mode, editing.data) : baseSchema);
+  const fixed = mode === 'edit' ? immutableFields(config.path, itemPath) : [];
+  const managed = editing?.mode === 'edit' && operatorManaged(editing.row);
+  const readOnly = managed || !can('write');
+
+  const open = (row?: ResourceRow) => {
+    save.reset();
+    setEditing(row ? { mode: 'edit', row, data: updatable(row, bodySchema(itemPath, 'put')) } : { mode: 'create', data: {} });
+  };
+  const rows = list.data?.items ?? [];
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={2}>{config.title}</Title>
+        {can('write') && <Button onClick={() => open()} data-testid="create">{t('common.create')}</Button>}
+      </Group>
+      {config.banner}
+      {list.error && <Alert color="red" role="alert">{list.error instanceof ApiError && list.error.status === 403 ? t('common.forbidden') : list.error.message}</Alert>}
+      {list.data && rows.length === 0 && <Alert color="blue">{can('write') ? t('common.emptyCreate') : t('common.emptyViewer')}</Alert>}
+      {rows.length > 0 && (
+        <Table highlightOnHover striped>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('common.name')}</Table.Th>
+              {config.columns.map((c) => <Table.Th key={c.label}>{c.label}</Table.Th>)}
+              <Table.Th>{t('common.actions')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.id} data-testid="resource-row" data-name={row.name}>
+                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => open(row)}>{row.name}</Button>{operatorManaged(row) ? <Text size="xs" c="dimmed">{row.managed_by}</Text> : null}</Table.Td>
+                {config.columns.map((c) => <Table.Td key={c.label}>{c.render(row)}</Table.Td>)}
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    {can('write') && !operatorManaged(row) && <Button size="xs" variant="default" onClick={() => open(row)}>{t('common.edit')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" variant="light" color="green" onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ACTIVE' && <Button size="xs" variant="light" color="gray" onClick={() => action.mutate({ row, verb: 'archive' })}>{t('common.archive')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ARCHIVED' && <Button size="xs" variant="light" onClick={() => action.mutate({ row, verb: 'reactivate' })}>{t('common.reactivate')}</Button>}
+                    {config.rowActions?.(row, refresh)}
+                    {can('delete') && !operatorManaged(row) && <ConfirmButton message={t('common.confirmDelete', { name: row.name })} onConfirm={() => action.mutate({ row, verb: '', method: 'DELETE' })}>{t('common.delete')}</ConfirmButton>}
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Drawer opened={editing !== null} onClose={() => setEditing(null)} position="right" size="xl" title={editing?.mode === 'edit' ? `${t('common.edit')}: ${editing.row.name}` : `${t('common.create')}: ${config.title}`}>
+        {editing && schema && (
+          <>
+            {managed && <Alert color="yellow" mb="md">{t('common.readOnlyOperator', { kind: config.crdKind })}</Alert>}
+            {editing.mode === 'edit' && fixed.length > 0 && (
+              <Alert color="gray" mb="md" title={t('common.immutable')}>
+                {fixed.map((k) => <Text key={k} size="sm"><b>{k}</b>: {JSON.stringify(editing.row[k] ?? null)}</Text>)}
+              </Alert>
+            )}
+            {editing.mode === 'edit' && <Group mb="sm"><StatusBadge value={editing.row.status} /></Group>}
+            <SchemaForm
+              schema={schema}
+              uiSchema={config.uiSchema?.(editing.data, editing.mode)}
+              formData={editing.data}
+              readOnly={readOnly}
+              error={save.error}
+              busy={save.isPending}
+              onChange={(data) => setEditing((e) => e && { ...e, data: config.onFormChange ? config.onFormChange(data as Record<string, unknown>, e.data) : (data as Record<string, unknown>) })}
+              onSubmit={(data) => save.mutate({ editing, data: data as Record<string, unknown> })}
+              onCancel={() => setEditing(null)}
+            />
+            {config.formExtras?.(editing.data)}
+          </>
+        )}
+      </Drawer>
+    </Stack>
+  );
+}
