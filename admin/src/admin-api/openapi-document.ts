@@ -21,7 +21,7 @@ export async function adminOpenApiDocument(): Promise<Record<string, unknown>> {
     secrets,
     authProxyEnabled: true,
     logLevel: 'silent',
-    publisher: { schedule: () => {}, syncNow: async () => '' },
+    publisher: { publish: async () => '', schedule: () => {}, syncNow: async () => '' },
     checkHealth: async () => ({}),
     routeModules: standardRouteModules({ db, secrets }),
   });
