@@ -1,5 +1,5 @@
 import { pino, type Logger } from 'pino';
-import { createThreatWorkerPool, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
+import { createThreatWorkerPool, threatDetectorConfigFromEnv, withThreatModelDir, type ThreatDetector } from '@palisade/detectors';
 import { createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type SecretBox, type Streams } from '@palisade/core';
 
 /**
@@ -32,7 +32,8 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
     threatDetector() {
       if (!threat) {
         const { device, modelPath, workers } = threatDetectorConfigFromEnv(env);
-        threat = createThreatWorkerPool({ device, workers, modelPath, logger: log });
+        // THREAT_MODEL_DIR's pretrained classifier, when set, is combined with the built-in model.
+        threat = createThreatWorkerPool({ device, workers, modelPath, logger: log }).then((pool) => withThreatModelDir(pool, env, { device, logger: log }));
       }
       return threat;
     },
