@@ -41,3 +41,26 @@ t.test("a failed run rejects its batch's callers and the batcher goes on", async
   fail = false;
   t.equal(await batcher.submit(3), 3);
 });
+
+t.test('an item whose caller aborted while it waited never runs', async (t) => {
+  const batches: number[][] = [];
+  const batcher = createDynamicBatcher<number, number>({
+    maxBatch: 2,
+    maxWaitMs: 1,
+    async run(items) {
+      batches.push(items);
+      await new Promise((r) => setTimeout(r, 20));
+      return items;
+    },
+  });
+  const first = batcher.submit(1);
+  await new Promise((r) => setTimeout(r, 5)); // running now
+  const gaveUp = new AbortController();
+  const long = [2, 3, 4, 5].map((x) => batcher.submit(x, gaveUp.signal));
+  const other = batcher.submit(6);
+  gaveUp.abort(new Error('deadline'));
+  for (const p of long) await t.rejects(p, /deadline/);
+  t.equal(await first, 1);
+  t.equal(await other, 6);
+  t.same(batches, [[1], [6]]);
+});

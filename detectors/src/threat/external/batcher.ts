@@ -13,13 +13,15 @@ export interface DynamicBatcherOptions<T, R> {
 }
 
 export interface DynamicBatcher<T, R> {
-  submit(item: T): Promise<R>;
+  /** An item whose signal is aborted while it waits is dropped (rejected with the signal's reason), never run. */
+  submit(item: T, signal?: AbortSignal): Promise<R>;
   /** Runs started so far (a metric, and what tests count). */
   readonly runs: number;
 }
 
 interface Waiting<T, R> {
   item: T;
+  signal: AbortSignal | undefined;
   resolve(result: R): void;
   reject(error: unknown): void;
 }
@@ -33,7 +35,15 @@ export function createDynamicBatcher<T, R>(options: DynamicBatcherOptions<T, R>)
   const flush = (): void => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (running || queue.length === 0) return;
+    if (running) return;
+    // A long prompt whose caller gave up (deadline, hang-up) must not hold the model for everyone else.
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const waiting = queue[i]!;
+      if (!waiting.signal?.aborted) continue;
+      queue.splice(i, 1);
+      waiting.reject(waiting.signal.reason ?? new DOMException('aborted', 'AbortError'));
+    }
+    if (queue.length === 0) return;
     running = true;
     runs += 1;
     const batch = queue.splice(0, options.maxBatch);
@@ -54,9 +64,9 @@ export function createDynamicBatcher<T, R>(options: DynamicBatcherOptions<T, R>)
     get runs() {
       return runs;
     },
-    submit(item) {
+    submit(item, signal) {
       return new Promise<R>((resolve, reject) => {
-        queue.push({ item, resolve, reject });
+        queue.push({ item, signal, resolve, reject });
         if (running) return;
         if (queue.length >= options.maxBatch) flush();
         else timer ??= setTimeout(flush, options.maxWaitMs);

@@ -27,7 +27,7 @@ export interface ExternalClassifier {
   readonly maxLength: number;
   readonly labels: string[];
   /** Probability of the attack label(s), the highest over the prompt's windows. */
-  score(prompt: string): Promise<{ score: number; windows: number }>;
+  score(prompt: string, signal?: AbortSignal): Promise<{ score: number; windows: number }>;
   /** onnxruntime runs so far (each scores a batch of windows). */
   runs(): number;
   close(): Promise<void>;
@@ -100,9 +100,9 @@ export async function createExternalClassifier(dir: string, options: ExternalCla
     executionProviders: opened.executionProviders,
     maxLength: tokenizer.maxLength,
     labels: model.labels,
-    async score(prompt) {
+    async score(prompt, signal) {
       const windows = tokenizer.windows(prompt);
-      const scores = await Promise.all(windows.map((w) => batcher.submit(w)));
+      const scores = await Promise.all(windows.map((w) => batcher.submit(w, signal)));
       return { score: Math.max(...scores), windows: windows.length };
     },
     runs: () => batcher.runs,

@@ -30,7 +30,7 @@ export function combineThreatDetectors(builtin: ThreatDetector, external: Extern
   const modelVersion = mode === 'external' ? external.name : `${builtin.modelVersion}+${external.name}`;
   const score = async (prompt: string, call: Pick<DetectorCallOptions, 'signal'> = {}): Promise<ThreatScoreResult> => {
     const empty: ThreatScoreResult = { score: 0, signals: [], windows: 0 };
-    const [own, other] = await Promise.all([mode === 'external' ? empty : builtin.score(prompt, call), external.score(prompt)]);
+    const [own, other] = await Promise.all([mode === 'external' ? empty : builtin.score(prompt, call), external.score(prompt, call.signal)]);
     if (call.signal?.aborted) throw threatAbortError(call.signal);
     return { score: combineThreatScores(mode, own.score, other.score), signals: own.signals, windows: own.windows + other.windows };
   };
