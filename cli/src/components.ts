@@ -12,7 +12,7 @@ import {
   EVENT_EXPORTER_PORT,
   REGISTRY_PORT,
 } from '@palisade/admin';
-import { createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
+import { ConfigError, createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
 import {
   buildContentPolicyService,
   buildContentSafetyService,
@@ -200,7 +200,11 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       // In one process the bundle store's actual address is known; alone, BUNDLE_STORE_URL says it.
       const bundleStore = ctx.urls['bundle-store'];
       const env = bundleStore && !ctx.env.BUNDLE_STORE_URL ? { ...ctx.env, BUNDLE_STORE_URL: bundleStore } : ctx.env;
-      const threat = ctx.env.THREAT_DETECTOR_URL ? undefined : await ctx.threatDetector().catch(() => undefined);
+      const threat = ctx.env.THREAT_DETECTOR_URL ? undefined : await ctx.threatDetector().catch((error: unknown) => {
+        // A model that cannot load makes threat checks detector errors; a broken THREAT_MODEL_DIR stops start-up.
+        if (error instanceof ConfigError) throw error;
+        return undefined;
+      });
       const detectors = await createInspectionDetectors({
         env: ctx.env,
         internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,

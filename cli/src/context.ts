@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { createThreatWorkerPool, threatDetectorConfigFromEnv, type ThreatDetector } from '@palisade/detectors';
+import { createThreatWorkerPool, threatDetectorConfigFromEnv, withThreatModelDir, type ThreatDetector } from '@palisade/detectors';
 import { createLocalBundleAppliers, createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 
 /**
@@ -43,7 +43,8 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
     threatDetector() {
       if (!threat) {
         const { device, modelPath, workers } = threatDetectorConfigFromEnv(env);
-        threat = createThreatWorkerPool({ device, workers, modelPath, logger: log });
+        // THREAT_MODEL_DIR's pretrained classifier, when set, is combined with the built-in model.
+        threat = createThreatWorkerPool({ device, workers, modelPath, logger: log }).then((pool) => withThreatModelDir(pool, env, { device, logger: log }));
       }
       return threat;
     },

@@ -1,7 +1,10 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
+import { writeTinyClassifierDir } from '@palisade/detectors/testing';
 
 const MAIN = fileURLToPath(new URL('./main.js', import.meta.url));
 
@@ -60,6 +63,16 @@ t.test('an unreachable DATABASE_URL stops start-up with one line, no stack trace
   t.equal(r.code, 1);
   t.equal(r.stderr.trim().split('\n').length, 1);
   t.match(r.stderr, /^palisade: Cannot connect to PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/palisade: /);
+});
+
+t.test('a broken THREAT_MODEL_DIR stops the threat detector with one line naming the file', async (t) => {
+  const dir = await writeTinyClassifierDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'config.json'), '{"id2label": {"0": "NEGATIVE", "1": "POSITIVE"}}');
+  const r = await run(['threat'], { THREAT_MODEL_DIR: dir, THREAT_DETECTOR_WORKERS: '1', PALISADE_PORT_THREAT: '0' }, 60_000);
+  t.equal(r.code, 1);
+  t.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+  t.match(r.stderr, `palisade: THREAT_MODEL_DIR ${dir}: config.json: no attack label in id2label (NEGATIVE, POSITIVE)`);
 });
 
 t.test('a gateway alone without REDIS_URL warns that nobody reads its security events', async (t) => {

@@ -39,6 +39,8 @@ export interface ThreatDeviceInfo {
   backend: 'onnxruntime';
   onnxruntime_version: string;
   model_version: string;
+  /** The pretrained classifier of THREAT_MODEL_DIR, when one is combined with the built-in model. */
+  external_model?: { name: string; device: ThreatDevice; execution_providers: string[]; max_length: number; labels: string[]; ensemble: string };
 }
 
 export interface ThreatDetector extends Detector<ThreatDetectRequest, ThreatDetectResponse> {

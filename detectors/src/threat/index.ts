@@ -66,3 +66,4 @@ export { buildThreatOnnxModel, THREAT_ONNX_INPUTS, THREAT_ONNX_OUTPUTS, type Thr
 export { applyThreatCalibration, fitThreatCalibration, fitThreatPlatt, type ThreatCalibration } from './calibration.js';
 export { emptyThreatHead, threatHeadLogit, threatPromptLogit, type ThreatHeadKind, type ThreatHeadWeights } from './head.js';
 export { formatThreatSpeed, measureThreatSpeed, threatSpeedPrompt, THREAT_SPEED_DEFAULTS, type ThreatSpeedOptions, type ThreatSpeedReport } from './speed.js';
+export * from './external/index.js';

@@ -23,29 +23,29 @@ const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT32 = onnx.TensorProto.DataType.INT32;
 const INT64 = onnx.TensorProto.DataType.INT64;
 
-function floatTensor(name: string, dims: number[], data: Float32Array): Tensor {
+export function floatTensor(name: string, dims: number[], data: Float32Array): Tensor {
   // raw_data is little-endian by the ONNX spec, as are Float32Array bytes on every platform we ship on.
   return { name, dims, dataType: FLOAT, rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
-function int64Tensor(name: string, values: number[]): Tensor {
+export function int64Tensor(name: string, values: number[]): Tensor {
   const data = BigInt64Array.from(values.map(BigInt));
   return { name, dims: [values.length], dataType: INT64, rawData: new Uint8Array(data.buffer) };
 }
 
-function valueInfo(name: string, elemType: number, dims: Array<string | number>): ValueInfo {
+export function valueInfo(name: string, elemType: number, dims: Array<string | number>): ValueInfo {
   return {
     name,
     type: { tensorType: { elemType, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
   };
 }
 
-function node(opType: string, inputs: string[], outputs: string[], attributes: Attribute[] = []): Node {
+export function node(opType: string, inputs: string[], outputs: string[], attributes: Attribute[] = []): Node {
   return { opType, input: inputs, output: outputs, name: outputs[0] ?? opType, attribute: attributes };
 }
 
-const intAttribute = (name: string, value: number): Attribute => ({ name, type: onnx.AttributeProto.AttributeType.INT, i: value });
-const intsAttribute = (name: string, values: number[]): Attribute => ({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: values });
+export const intAttribute = (name: string, value: number): Attribute => ({ name, type: onnx.AttributeProto.AttributeType.INT, i: value });
+export const intsAttribute = (name: string, values: number[]): Attribute => ({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: values });
 
 export interface ThreatOnnxModelOptions {
   /** Stored as the model's metadata_props (version, feature configuration…). */

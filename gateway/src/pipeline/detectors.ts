@@ -15,6 +15,7 @@ import {
   PiiDetectResponseSchema,
   ThreatDetectResponseSchema,
   threatDetectorConfigFromEnv,
+  withThreatModelDir,
   type ContentPolicyEvaluator,
   type Detector,
   type EvaluateRequest,
@@ -92,14 +93,19 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
   } else if (options.threat) {
     threat = options.threat;
   } else {
+    const { device, modelPath, workers } = threatDetectorConfigFromEnv(options.env ?? {});
+    let builtin: ThreatDetector | undefined;
     try {
       // Worker threads: features and inference never run on the gateway's event loop.
-      const { device, modelPath, workers } = threatDetectorConfigFromEnv(options.env ?? {});
-      const local = await createThreatWorkerPool({ device, workers, modelPath });
-      closers.push(() => local.close());
-      threat = local;
+      builtin = await createThreatWorkerPool({ device, workers, modelPath });
     } catch (error) {
       options.logger?.warn({ err: error }, 'threat model could not be loaded: threat checks count as detector errors');
+    }
+    if (builtin) {
+      // THREAT_MODEL_DIR's classifier beside it; a broken directory stops start-up (ConfigError).
+      const local = await withThreatModelDir(builtin, options.env ?? {}, { device });
+      closers.push(() => local.close());
+      threat = local;
     }
   }
 

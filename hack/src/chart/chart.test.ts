@@ -305,6 +305,20 @@ t.test('the guard model Deployment is optional, on a GPU, with image and model f
   t.equal(external.get('CONTENT_SAFETY_MODEL_URL')?.value, 'http://guard.ml:8000/v1', 'or an existing server');
 });
 
+t.test('threat.externalModel mounts a pretrained classifier into the threat pod and sets THREAT_MODEL_DIR', async (t) => {
+  const plain = container(render().objects, 'threat');
+  t.notOk(envOf(plain).has('THREAT_MODEL_DIR'), 'off by default');
+  const volume = { persistentVolumeClaim: { claimName: 'prompt-guard-2' } };
+  const { objects } = render({ threat: { externalModel: { enabled: true, volume, subPath: 'onnx-export', ensemble: 'mean' } } });
+  const c = container(objects, 'threat');
+  t.equal(envOf(c).get('THREAT_MODEL_DIR')?.value, '/models/threat');
+  t.equal(envOf(c).get('THREAT_ENSEMBLE')?.value, 'mean');
+  t.same(c.volumeMounts?.find((m) => m.name === 'threat-model'), { name: 'threat-model', mountPath: '/models/threat', readOnly: true, subPath: 'onnx-export' });
+  t.same(podSpec(deployment(objects, 'threat')!).volumes?.find((v) => v.name === 'threat-model'), { name: 'threat-model', ...volume });
+  t.notOk(envOf(container(objects, 'gateway')).has('THREAT_MODEL_DIR'), 'only the threat detector loads it');
+  t.throws(() => render({ threat: { externalModel: { enabled: true } } }), /threat.externalModel.volume/);
+});
+
 t.test('the mock LLM can be turned on for trials', async (t) => {
   const { objects } = render({ components: { mockLlm: { enabled: true } } });
   const c = container(objects, 'mock-llm');

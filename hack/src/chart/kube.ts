@@ -19,6 +19,7 @@ export interface Container {
   startupProbe?: { httpGet?: { path: string; port: string | number } };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean; subPath?: string }>;
 }
 
 export interface PodSpec {
@@ -27,6 +28,7 @@ export interface PodSpec {
   containers: Container[];
   nodeSelector?: Record<string, string>;
   tolerations?: Array<Record<string, string>>;
+  volumes?: Array<{ name: string } & Record<string, unknown>>;
 }
 
 export function find(objects: KubeObject[], kind: string, name: string): KubeObject | undefined {
