@@ -29,3 +29,4 @@ export type { PiiCandidate, PiiRule, PiiScanInput } from './rule.js';
 export { generatePiiCorpus, type PiiEvalSample } from './eval/corpus.js';
 export { belowGoal as piiTypesBelowGoal, evaluatePii, formatEvalTable as formatPiiEvalTable, PII_EVAL_GOAL, type PiiEvalReport } from './eval/evaluate.js';
 export { formatPiiSpeedReport, measurePiiSpeed, PII_SPEED_TARGETS, piiSpeedMeetsTargets, type PiiSpeedReport } from './speed.js';
+export { createPiiWorkerDetector, PII_INLINE_MAX_CHARS, type PiiWorkerDetector, type PiiWorkerDetectorOptions } from './worker-pool.js';

@@ -1,8 +1,9 @@
 // The PII Detector service (spec: port 8084): POST /api/v1/detect around the in-process detector, on the
 // shared service base (health, readiness, metrics, catalogue errors, X-Internal-Token).
 import { createService, type Service, type ServiceOptions } from '@palisade/core';
-import { createPiiDetector, type PiiDetector } from './detector.js';
+import type { PiiDetector } from './detector.js';
 import { PII_MAX_TEXT_BYTES, type PiiDetectRequest } from './schema.js';
+import { createPiiWorkerDetector } from './worker-pool.js';
 
 export const PII_DETECTOR_PORT = 8084;
 export const PII_DETECT_PATH = '/api/v1/detect';
@@ -13,6 +14,7 @@ export const PII_DETECT_PATH = '/api/v1/detect';
 export const PII_BODY_LIMIT = 8 * PII_MAX_TEXT_BYTES;
 
 export interface PiiServiceOptions {
+  /** Default: texts over PII_INLINE_MAX_CHARS scanned in worker threads, closed with the service. */
   detector?: PiiDetector;
   /** A pino logger to share (the CLI's). */
   logger?: ServiceOptions['logger'];
@@ -22,7 +24,9 @@ export interface PiiServiceOptions {
 }
 
 export function buildPiiService(options: PiiServiceOptions = {}): Service {
-  const detector = options.detector ?? createPiiDetector();
+  // A long text is scanned off the event loop, so health checks and short texts are answered meanwhile.
+  const owned = options.detector ? undefined : createPiiWorkerDetector();
+  const detector = options.detector ?? owned!;
   const service = createService({
     name: 'pii-detector',
     ...(options.logger ? { logger: options.logger } : {}),
@@ -31,6 +35,7 @@ export function buildPiiService(options: PiiServiceOptions = {}): Service {
     bodyLimit: PII_BODY_LIMIT,
     errorFormat: 'admin',
   });
+  if (owned) service.app.addHook('onClose', () => owned.close());
   service.app.post(PII_DETECT_PATH, async (request) => {
     // The detector validates the body itself (400 for a bad shape, 413 for a text over 1 MiB).
     return detector.detect(request.body as PiiDetectRequest, { traceId: request.id });

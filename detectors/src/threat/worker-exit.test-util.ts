@@ -1,9 +1,9 @@
 // A threat worker for worker-pool.test.ts that dies on purpose: the real worker, except that the
 // prompt "__exit__" ends the thread before it is scored (a crash as the pool sees one).
 import { parentPort } from 'node:worker_threads';
-import type { ThreatWorkerRequest } from './worker-protocol.js';
+import type { WorkerRequest } from '../workers/protocol.js';
 
-parentPort?.on('message', (message: ThreatWorkerRequest) => {
-  if (message.type === 'score' && message.prompt === '__exit__') process.exit(3);
+parentPort?.on('message', (message: WorkerRequest<string>) => {
+  if (message.type === 'run' && message.input === '__exit__') process.exit(3);
 });
 await import('./worker-main.js');

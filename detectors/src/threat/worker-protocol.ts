@@ -1,29 +1,19 @@
-// The messages between the threat worker pool (main thread) and its workers (worker-main.ts).
+// What the threat worker pool (main thread) and its workers (worker-main.ts) exchange, on top of the
+// shared pool protocol (../workers/protocol.ts): the prompt goes in, a score comes back.
 import type { ThreatDevice } from './device.js';
-import type { ThreatDeviceInfo, ThreatScoreResult } from './detector.js';
+import type { ThreatDeviceInfo } from './detector.js';
 import type { ThreatModelMetadata } from './model-files.js';
 
-/** What a worker is started with (workerData). */
+/** What a worker starts its in-thread detector with. */
 export interface ThreatWorkerInit {
   modelPath: string | undefined;
   device: ThreatDevice;
   intraOpThreads: number;
-  /** Added to the worker thread's nice value (Linux): the event loop goes first on a busy machine. */
-  niceness: number;
 }
 
-export type ThreatWorkerRequest = { type: 'score'; id: number; prompt: string } | { type: 'cancel'; id: number };
-
-/** A failure as it crosses the thread boundary: the catalogue code when it was a PalisadeError. */
-export interface ThreatWorkerFailure {
-  code?: string;
-  message: string;
-  name?: string;
+/** What a worker answers once its model is loaded. */
+export interface ThreatWorkerReady {
+  metadata: ThreatModelMetadata;
+  device: ThreatDevice;
+  deviceInfo: ThreatDeviceInfo;
 }
-
-export type ThreatWorkerReply =
-  | { type: 'ready'; metadata: ThreatModelMetadata; device: ThreatDevice; deviceInfo: ThreatDeviceInfo }
-  | { type: 'start-failed'; error: ThreatWorkerFailure }
-  | { type: 'warn'; message: string }
-  | { type: 'result'; id: number; result: ThreatScoreResult }
-  | { type: 'error'; id: number; error: ThreatWorkerFailure };

@@ -1,7 +1,7 @@
 // The detectors an inspecting gateway calls, each behind its one contract (ARCHITECTURE.md, "Process
 // model"): in-process by default (`palisade all`), over HTTP when the service's URL is configured (one
 // Deployment per detector in Kubernetes). The two transports run the same code.
-import { envUrl, parseEnv, type EnvValues } from '@palisade/core';
+import { envInt, envUrl, parseEnv, type EnvValues } from '@palisade/core';
 import {
   createContentPolicyEvaluator,
   createContentSafetyAnalyzer,
@@ -9,9 +9,10 @@ import {
   type AnalyzeRequest,
   type AnalyzeResponse,
   createJsonServiceClient,
-  createPiiDetector,
+  createPiiWorkerDetector,
   createThreatWorkerPool,
   EvaluateResponseSchema,
+  PII_INLINE_MAX_CHARS,
   PiiDetectResponseSchema,
   ThreatDetectResponseSchema,
   threatDetectorConfigFromEnv,
@@ -52,6 +53,10 @@ export const DETECTOR_ENV = {
   DECISION_POINT_URL: envUrl(['http', 'https']),
   TRANSLATION_SERVICE_URL: envUrl(['http', 'https']),
   CONTENT_SAFETY_URL: envUrl(['http', 'https']),
+  /** Texts longer than this are inspected by the in-process PII detector in worker threads. */
+  GATEWAY_INLINE_DETECTION_MAX_CHARS: envInt(0, 16 * 1024 * 1024, PII_INLINE_MAX_CHARS),
+  /** Worker threads of the in-process PII detector for long texts; 0 = one per core, at most 2. */
+  GATEWAY_PII_WORKERS: envInt(0, 64, 0),
 } as const;
 export type DetectorConfig = EnvValues<typeof DETECTOR_ENV>;
 
@@ -82,7 +87,13 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
     closers.push(() => client.close());
     pii = { kind: 'pii', detect: (r, c) => client.call(r, c) };
   } else {
-    pii = createPiiDetector();
+    // Long texts off the event loop: a 1 MiB scan would otherwise hold every other request.
+    const local = createPiiWorkerDetector({
+      inlineMaxChars: config.GATEWAY_INLINE_DETECTION_MAX_CHARS,
+      ...(config.GATEWAY_PII_WORKERS === 0 ? {} : { workers: config.GATEWAY_PII_WORKERS }),
+    });
+    closers.push(() => local.close());
+    pii = local;
   }
 
   let threat: InspectionDetectors['threat'];

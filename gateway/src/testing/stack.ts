@@ -20,7 +20,7 @@ import {
 import { TEST_REDIS_URL } from '@palisade/core/testing';
 import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/hack';
 import { buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
-import { createInspectionDetectors } from '../pipeline/detectors.js';
+import { createInspectionDetectors, type InspectionDetectors } from '../pipeline/detectors.js';
 import { createGatewayComponent, type GatewayComponent } from '../server/component.js';
 import { loadGatewayConfig } from '../server/env.js';
 
@@ -38,6 +38,8 @@ export interface StackOptions {
   inspect?: boolean;
   /** PII_DETECTOR_URL, THREAT_DETECTOR_URL, CONTENT_POLICY_URL, DECISION_POINT_URL… (pipeline/detectors.ts). */
   detectorEnv?: Record<string, string>;
+  /** Detectors built by the test (e.g. to reach their worker pools); the stack closes them. */
+  detectors?: InspectionDetectors;
 }
 
 export interface HttpResult {
@@ -148,7 +150,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const spillDir = options.gatewayEnv?.GATEWAY_EVENTS_SPILL_DIR ?? mkdtempSync(join(tmpdir(), 'palisade-spill-'));
     if (options.gatewayEnv?.GATEWAY_EVENTS_SPILL_DIR === undefined) closers.push(async () => rmSync(spillDir, { recursive: true, force: true }));
     const config = loadGatewayConfig({ BUNDLE_STORE_URL: bundleStoreUrl, GATEWAY_CONFIG_POLL_SECONDS: '0', GATEWAY_EVENTS_SPILL_DIR: spillDir, ...options.gatewayEnv });
-    const detectors = options.inspect === false ? undefined : await createInspectionDetectors({ env: options.detectorEnv ?? {} });
+    const detectors = options.inspect === false ? undefined : (options.detectors ?? (await createInspectionDetectors({ env: options.detectorEnv ?? {} })));
     const gateway = createGatewayComponent({ config, streams, secrets, logger: captureLogger(logs), ...(detectors ? { detectors } : {}) });
     const gatewayUrl = await listen(gateway.app, { port: 0, host: '127.0.0.1' });
     closers.push(() => gateway.app.close());
