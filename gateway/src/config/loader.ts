@@ -1,4 +1,4 @@
-// Keeps the gateway's snapshot current (issue 3, "Live configuration"): the bundle is fetched from
+// Keeps the gateway's snapshot current: the bundle is fetched from
 // the bundle store, reloaded at once on a change notice (pub/sub) and checked with If-None-Match
 // every poll interval as a safety net for a lost notice. A request holds the snapshot it started
 // with, so a running request keeps its old provider settings (e.g. its timeout).

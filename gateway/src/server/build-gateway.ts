@@ -44,7 +44,7 @@ export function buildGateway(deps: GatewayDeps): Service {
   const service = createService({
     name: 'gateway',
     errorFormat: 'gateway',
-    // Inspection must not block the loop (issue 4 target: delay p99 <= 10 ms under load): measured here.
+    // Inspection must not block the loop (target: delay p99 <= 10 ms under load): measured here.
     eventLoopMetrics: true,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     bodyLimit: config.GATEWAY_MAX_BODY_BYTES,
@@ -77,7 +77,7 @@ export function buildGateway(deps: GatewayDeps): Service {
   const { app } = service;
 
   // Bodies stay bytes: the fallback forwards them untouched and a routed call parses them itself,
-  // after routing, so that a bad body is answered with the trace id (issue 3, item 10).
+  // after routing, so that a bad body is answered with the trace id.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 

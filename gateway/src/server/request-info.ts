@@ -30,7 +30,7 @@ export function tenantOf(headers: IncomingHttpHeaders): string {
 
 /**
  * X-Original-URI, else the path the request came in on: `POST /v1/chat/completions` straight from an
- * SDK routes as if the front proxy had sent that path (issue 3, item 3).
+ * SDK routes as if the front proxy had sent that path.
  */
 export function originalUriOf(headers: IncomingHttpHeaders, requestUrl: string): string {
   return firstHeader(headers, 'x-original-uri') ?? requestUrl;

@@ -4,7 +4,7 @@
 //   bare     autocannon -> bare proxy (bare-proxy.ts)              -> mock upstream
 //   gateway  autocannon -> Palisade gateway process (one provider, no profile) -> mock upstream;
 //            the control plane (registry, bundle store) runs in a process of its own
-//   inspected the same with an ACTIVE profile doing full CPU inspection (issue 4): every PII type in
+//   inspected the same with an ACTIVE profile doing full CPU inspection: every PII type in
 //            mask mode, 20 keyword + 20 regex content-policy rules on both sides, the threat model,
 //            homoglyph normalization and response scanning, on a 2 KB prompt echoed as a 2 KB answer
 //   adversarial  every CPU detector in-process on generated worst-case inputs at 64 KiB and 1 MiB

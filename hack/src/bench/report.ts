@@ -60,7 +60,7 @@ export interface Targets {
 }
 
 export const DEFAULT_TARGETS: Targets = { minThroughputRatio: 0.8, maxAddedP50Ms: 1, maxAddedP99Ms: 3 };
-/** Issue 4: full CPU inspection (all PII types, 40 policy rules, threat, normalization, response scan). */
+/** Full CPU inspection (all PII types, 40 policy rules, threat, normalization, response scan). */
 export const INSPECTION_TARGETS: Targets = { minThroughputRatio: 0.5, maxAddedP50Ms: 5, maxAddedP99Ms: 20, maxEventLoopP99Ms: 10 };
 
 export interface TargetCheck {
