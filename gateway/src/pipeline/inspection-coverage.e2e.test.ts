@@ -44,7 +44,7 @@ t.test('inspection covers every prompt or refuses it', async (t) => {
       const over = await small.send(chat('b'.repeat(6000)));
       t.equal(over.status, 413);
       t.match(over.json.error.message, /6,000 characters.*at most 5,000 \(max_inspected_chars\)/);
-      const under = await small.send(chat(`Write to maria.ivanova@example.com ${'b'.repeat(3000)}`));
+      const under = await small.send(chat(`Write to maria.ivanova@example.com ${'about the quarterly figures. '.repeat(100)}`));
       t.equal(under.status, 200);
       t.equal(under.headers['x-service-decision'], 'sanitize');
       t.equal(stack.mock.requests.length, 1, 'only the inspected one went upstream');

@@ -6,8 +6,8 @@ import { startStack } from '../testing/stack.js';
 import { createInspectionDetectors } from './detectors.js';
 
 const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', content: user }] });
-/** About 1 MiB of prose with contacts in it, the address last. */
-const longPrompt = (tail: string) => `${'Please call +7 916 123-45-67 about the quarterly report and its figures. '.repeat(14_000)}Reply to ${tail}`;
+/** Nearly 1 MiB of prose with contacts in it, the address last: within the default max_inspected_chars. */
+const longPrompt = (tail: string) => `${'Please call +7 916 123-45-67 about the quarterly report and its figures. '.repeat(13_500)}Reply to ${tail}`;
 
 t.test('a long text is inspected off the event loop', async (t) => {
   await forEachDatabase(t, async (t, db) => {
@@ -73,6 +73,7 @@ t.test('a long text is inspected off the event loop', async (t) => {
       const res = await send(chat(longPrompt('ivan.petrov@example.com')));
       order.push('gateway answered');
       t.not(res.status, 200, 'blocked on the timeout');
+      t.not(res.status, 413, 'blocked by the timeout, not by a size limit');
       t.equal(stack.mock.requests.length, 0, 'never forwarded');
       await queuedWork;
       t.same(order, ['gateway answered', 'queued work done'], 'answered before the worker could have reached it');

@@ -55,8 +55,9 @@ async function sendThroughGateway(content: string, wanted: string): Promise<stri
   return last;
 }
 
+/** A dashboard total once it is loaded (the tile shows a skeleton until then). */
 async function totalOf(page: Page, key: string): Promise<number> {
-  return Number((await page.getByTestId(`total-${key}`).locator('p').last().textContent()) ?? 0);
+  return Number((await page.getByTestId(`total-${key}`).getByTestId('total-value').textContent()) ?? 0);
 }
 
 await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail through the gateway, seen on the dashboard and in the trace view', async (t, page) => {

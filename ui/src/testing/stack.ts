@@ -1,6 +1,7 @@
 // The real stack for the console's browser tests: `palisade all` (embedded PGlite, in-memory streams)
 // as a child process with every component on a free port, stopped when the test ends.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +13,19 @@ const ALL = ['mock-llm', 'pii', 'threat', 'content-policy', 'translation', 'cont
 
 export type StackUrls = Record<string, string>;
 
+/**
+ * The secret the Admin API shares with the authentication proxy in these tests: forwarded identity
+ * headers count only with its proof, so the tests send it as oauth2-proxy would (X-Palisade-Proxy-Secret).
+ */
+const PROXY_SECRET = randomBytes(24).toString('base64url');
+
 /** `onStop` receives the function that stops the stack (a tap test's teardown, or the bench's finally). */
 export async function startStack(onStop: (stop: () => void) => void, env: Record<string, string> = {}): Promise<StackUrls> {
   const ports = Object.fromEntries(ALL.map((n) => [`PALISADE_PORT_${n.toUpperCase().replace(/-/g, '_')}`, '0']));
   const child = spawn(process.execPath, [MAIN, 'all'], {
     env: {
       ...process.env, LOG_LEVEL: 'info', PALISADE_DATA_DIR: mkdtempSync(join(tmpdir(), 'palisade-ui-e2e-')), PALISADE_HOST: '127.0.0.1',
-      ...ports, DATABASE_URL: '', REDIS_URL: '', PALISADE_DEMO: 'false', ...env,
+      ...ports, DATABASE_URL: '', REDIS_URL: '', PALISADE_DEMO: 'false', AUTH_PROXY_SHARED_SECRET: PROXY_SECRET, ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -52,7 +59,7 @@ export async function startStack(onStop: (stop: () => void) => void, env: Record
   });
 }
 
-/** The X-Forwarded-* headers the authentication proxy sets (spec: Authentication). */
+/** The X-Forwarded-* headers the authentication proxy sets (spec: Authentication), with its proof. */
 export function forwardedIdentity(user: string, groups: string, tenant: string): Record<string, string> {
   return {
     'x-forwarded-user': user,
@@ -60,5 +67,6 @@ export function forwardedIdentity(user: string, groups: string, tenant: string):
     'x-forwarded-email': `${user}@example.com`,
     'x-forwarded-groups': groups,
     'x-forwarded-tenant-id': tenant,
+    'x-palisade-proxy-secret': PROXY_SECRET,
   };
 }

@@ -60,7 +60,7 @@ export function Dashboard() {
           <UnstyledButton key={item.key} onClick={() => toEvents(item.filter)} title={t('dashboard.openEvents')}>
             <Paper withBorder p="md" data-testid={`total-${item.key}`}>
               <Text size="sm" c="dimmed">{t(`dashboard.${item.key}`)}</Text>
-              {data ? <Text fw={700} size="xl">{data.totals['total' in item ? item.total : item.key]}</Text> : <Skeleton h={28} mt={4} />}
+              {data ? <Text fw={700} size="xl" data-testid="total-value">{data.totals['total' in item ? item.total : item.key]}</Text> : <Skeleton h={28} mt={4} />}
             </Paper>
           </UnstyledButton>
         ))}
