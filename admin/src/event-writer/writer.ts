@@ -3,9 +3,8 @@
 // redelivered event is skipped by ON CONFLICT), and entries a crashed writer took without acking are
 // claimed again after claimIdleMs. While the database is down nothing is acked: the batch is retried
 // with backoff and the entries stay pending in the stream.
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { createEventRepository, createExclusive, createWakeablePause, StreamsError, type Database, type EventStream, type SecurityEvent, type StreamEntry } from '@palisade/core';
+import { createConsumerGroupWorker, createEventRepository, type Database, type EventStream, type SecurityEvent } from '@palisade/core';
 import { parseBatch, type ParsedBatch } from './batch.js';
 import { deadLetterStream, sendToDeadLetter, type DeadLetter } from './dead-letter.js';
 
@@ -51,7 +50,7 @@ export interface EventWriterStats {
   deadLettered: number;
   /** Cycles that failed (database or stream); each is retried. */
   failures: number;
-  /** True from a failure until the next stored batch. */
+  /** True from a failure until the next successful cycle. */
   degraded: boolean;
   lastError: string | null;
   running: boolean;
@@ -96,62 +95,67 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
   const { db, events, logger } = options;
   const stream = options.stream ?? SECURITY_EVENTS_STREAM;
   const group = options.group ?? EVENT_WRITER_GROUP;
-  const consumer = options.consumer ?? `${hostname()}-${process.pid}`;
   const batchSize = options.batchSize ?? 500;
   const blockMs = options.blockMs ?? 1_000;
-  const claimIdleMs = options.claimIdleMs ?? 30_000;
-  const retryInitialMs = options.retryInitialMs ?? 250;
-  const retryMaxMs = options.retryMaxMs ?? 10_000;
   const deadLetterMaxLen = options.deadLetterMaxLen ?? 10_000;
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_EVENT_BATCH_SIZE) {
     throw new RangeError(`batchSize must be an integer 1-${MAX_EVENT_BATCH_SIZE}, got ${batchSize}`);
   }
-  // Stale entries appear at most once per claimIdleMs; looking more often than that (bounded) is enough.
-  const claimEveryMs = Math.min(claimIdleMs, 5_000);
   const repository = createEventRepository<SecurityEvent>(db);
-
-  const stats: Omit<EventWriterStats, 'running'> = { batches: 0, written: 0, acked: 0, claimed: 0, deadLettered: 0, failures: 0, degraded: false, lastError: null };
+  const counts = { batches: 0, written: 0, acked: 0, deadLettered: 0 };
   let held: Held | undefined;
-  let groupReady = false;
-  let lastClaimAt = Number.NEGATIVE_INFINITY;
-  let running = false;
-  let loopDone: Promise<void> | undefined;
-  const { pause, wake } = createWakeablePause();
-  /** Cycles run one at a time: the loop and drainOnce() share the held entries. */
-  const exclusively = createExclusive();
 
-  async function fetch(waitMs: number, forceClaim: boolean): Promise<StreamEntry[]> {
-    let entries: StreamEntry[] = [];
-    const now = Date.now();
-    if (forceClaim || now - lastClaimAt >= claimEveryMs) {
-      entries = await events.claimStale(stream, group, consumer, claimIdleMs, batchSize);
-      stats.claimed += entries.length;
-      // A full claim may have left more behind: look again on the next cycle.
-      lastClaimAt = entries.length === batchSize ? Number.NEGATIVE_INFINITY : now;
-    }
-    if (entries.length < batchSize) {
-      const fresh = await events.read(stream, group, consumer, { count: batchSize - entries.length, blockMs: entries.length > 0 ? 0 : waitMs });
-      entries = entries.concat(fresh);
-    }
-    return entries;
-  }
+  const worker = createConsumerGroupWorker({
+    events,
+    stream,
+    group,
+    consumer: options.consumer,
+    claimIdleMs: options.claimIdleMs,
+    retryInitialMs: options.retryInitialMs,
+    retryMaxMs: options.retryMaxMs,
+    cycle: async (reader, force) => {
+      if (held === undefined) {
+        const entries = await reader.fetch(batchSize, { blockMs: force ? 0 : blockMs, forceClaim: force });
+        if (entries.length === 0) return { read: 0 };
+        held = { ids: entries.map((e) => e.id), batch: parseBatch(entries), deadLettered: false, stored: false };
+      }
+      const h = held;
+      if (!h.deadLettered) {
+        await deadLetter(reader.consumer, h.batch.invalid);
+        h.deadLettered = true;
+      }
+      if (!h.stored) {
+        await store(reader.consumer, h);
+        h.stored = true;
+      }
+      // Only now: an entry acked before its row committed would be lost if the writer died in between.
+      await reader.ack(h.ids);
+      held = undefined;
+      counts.batches++;
+      counts.acked += h.ids.length;
+      return { read: h.ids.length };
+    },
+    onDegraded: (err) =>
+      logger?.warn({ stream, group, err, pending_batch: held?.ids.length ?? 0 }, 'event writer cannot store security events; retrying (entries stay pending in the stream)'),
+    onRecovered: () => logger?.info({ stream, group }, 'event writer storing again'),
+  });
 
-  async function deadLetter(letters: readonly DeadLetter[]): Promise<void> {
+  async function deadLetter(consumer: string, letters: readonly DeadLetter[]): Promise<void> {
     if (letters.length === 0) return;
     await sendToDeadLetter(events, stream, consumer, letters, deadLetterMaxLen);
-    stats.deadLettered += letters.length;
+    counts.deadLettered += letters.length;
     logger?.warn(
       { stream, dead_letter: deadLetterStream(stream), entries: letters.slice(0, 10).map((l) => l.entryId), reason: letters[0]?.reason },
       `${letters.length} stream entries could not be stored as security events; sent to the dead-letter stream`,
     );
   }
 
-  async function store(h: Held): Promise<void> {
+  async function store(consumer: string, h: Held): Promise<void> {
     const rows = h.batch.valid.map((v) => v.event);
     if (rows.length === 0) return;
     try {
       await repository.insert(rows); // one multi-row INSERT … ON CONFLICT (id) DO NOTHING: all or nothing
-      stats.written += rows.length;
+      counts.written += rows.length;
       return;
     } catch (err) {
       if (!isRowError(err)) throw err;
@@ -162,89 +166,22 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     for (const { entryId, event } of h.batch.valid) {
       try {
         await repository.insert(event);
-        stats.written++;
+        counts.written++;
       } catch (err) {
         if (!isRowError(err)) throw err;
         refused.push({ entryId, payload: event, reason: `refused by the database: ${errorMessage(err)}` });
       }
     }
-    await deadLetter(refused);
-  }
-
-  async function cycle(waitMs: number, forceClaim: boolean): Promise<number> {
-    if (!groupReady) {
-      await events.ensureGroup(stream, group);
-      groupReady = true;
-    }
-    if (held === undefined) {
-      const entries = await fetch(waitMs, forceClaim);
-      if (entries.length === 0) return 0;
-      held = { ids: entries.map((e) => e.id), batch: parseBatch(entries), deadLettered: false, stored: false };
-    }
-    const h = held;
-    if (!h.deadLettered) {
-      await deadLetter(h.batch.invalid);
-      h.deadLettered = true;
-    }
-    if (!h.stored) {
-      await store(h);
-      h.stored = true;
-    }
-    // Only now: an entry acked before its row committed would be lost if the writer died in between.
-    await events.ack(stream, group, h.ids);
-    held = undefined;
-    stats.batches++;
-    stats.acked += h.ids.length;
-    if (stats.degraded) {
-      stats.degraded = false;
-      logger?.info({ stream, group, consumer }, 'event writer storing again');
-    }
-    return h.ids.length;
-  }
-
-  async function loop(): Promise<void> {
-    let backoffMs = 0;
-    while (running) {
-      try {
-        await exclusively(() => cycle(blockMs, false));
-        backoffMs = 0;
-      } catch (err) {
-        stats.failures++;
-        stats.lastError = errorMessage(err);
-        // The stream backend lost its data (a Redis restart without persistence): recreate the group.
-        if (err instanceof StreamsError && err.code === 'NOGROUP') groupReady = false;
-        if (!stats.degraded) {
-          stats.degraded = true;
-          logger?.warn({ stream, group, consumer, err: stats.lastError, pending_batch: held?.ids.length ?? 0 }, 'event writer cannot store security events; retrying (entries stay pending in the stream)');
-        }
-        backoffMs = backoffMs === 0 ? retryInitialMs : Math.min(backoffMs * 2, retryMaxMs);
-        if (running) await pause(backoffMs * (0.75 + Math.random() * 0.5));
-      }
-    }
+    await deadLetter(consumer, refused);
   }
 
   return {
-    async start() {
-      if (running) return;
-      running = true; // before the await, so that a second start() does not run a second loop
-      try {
-        await events.ensureGroup(stream, group);
-      } catch (err) {
-        running = false;
-        throw err;
-      }
-      groupReady = true;
-      loopDone = loop();
-    },
-    async stop() {
-      running = false;
-      wake();
-      await loopDone;
-      loopDone = undefined;
-    },
-    drainOnce: () => exclusively(() => cycle(0, true)),
+    start: () => worker.start(),
+    stop: () => worker.stop(),
+    drainOnce: () => worker.drainOnce(),
     get stats(): EventWriterStats {
-      return { ...stats, running };
+      const { running, degraded, failures, lastError, claimed } = worker.state;
+      return { ...counts, claimed, failures, degraded, lastError, running };
     },
   };
 }

@@ -34,3 +34,11 @@ export async function createStreams(redisUrl?: string, options: Omit<RedisStream
 }
 export { createExclusive, type Exclusive } from './exclusive.js';
 export { createWakeablePause, type WakeablePause } from './wakeable-pause.js';
+export {
+  createConsumerGroupWorker,
+  type ConsumerGroupCycleResult,
+  type ConsumerGroupReader,
+  type ConsumerGroupWorker,
+  type ConsumerGroupWorkerOptions,
+  type ConsumerGroupWorkerState,
+} from './consumer-group-worker.js';
