@@ -12,7 +12,7 @@ import {
   EVENT_EXPORTER_PORT,
   REGISTRY_PORT,
 } from '@palisade/admin';
-import { ConfigError, createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
+import { ConfigError, createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Database, type Service } from '@palisade/core';
 import {
   buildContentPolicyService,
   buildContentSafetyService,
@@ -303,43 +303,24 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       return running;
     },
   },
-  {
+  backgroundWorker({
     name: 'event-writer',
     port: EVENT_WRITER_PORT,
-    inAll: false,
     description: 'event writer alone (the registry runs one too): security events from the stream into PostgreSQL',
-    async start(ctx, port, host) {
-      const db = await ctx.database();
-      const writer = createEventWriterComponent({ db, streams: await ctx.streams(), env: ctx.env, logger: ctx.logger });
-      await writer.start();
-      return serveHealth(ctx, 'event-writer', { database: () => db.ping() }, () => writer.stop(), port, host);
-    },
-  },
-  {
+    create: async (ctx, db) => createEventWriterComponent({ db, streams: await ctx.streams(), env: ctx.env, logger: ctx.logger }),
+  }),
+  backgroundWorker({
     name: 'report-worker',
     port: REPORT_WORKER_PORT,
-    inAll: false,
     description: 'report worker alone (the admin API runs one too): generates requested PDF and CSV reports',
-    async start(ctx, port, host) {
-      const db = await ctx.database();
-      const worker = createReportWorker({ db, logger: ctx.logger.child({ service: 'report-worker' }) });
-      await worker.start();
-      return serveHealth(ctx, 'report-worker', { database: () => db.ping() }, () => worker.stop(), port, host);
-    },
-  },
-  {
+    create: async (ctx, db) => createReportWorker({ db, logger: ctx.logger.child({ service: 'report-worker' }) }),
+  }),
+  backgroundWorker({
     name: 'operator',
     port: OPERATOR_PORT,
-    inAll: false,
     description: 'Kubernetes operator: Provider, SecurityProfile, ContentPolicy, EventExporter resources into the registry',
-    async start(ctx, port, host) {
-      const db = await ctx.database();
-      const streams = await ctx.streams();
-      const operator = createOperatorComponent({ db, secrets: ctx.secrets(), pubsub: streams.pubsub, env: ctx.env, logger: ctx.logger });
-      await operator.start();
-      return serveHealth(ctx, 'operator', { database: () => db.ping() }, () => operator.stop(), port, host);
-    },
-  },
+    create: async (ctx, db) => createOperatorComponent({ db, secrets: ctx.secrets(), pubsub: (await ctx.streams()).pubsub, env: ctx.env, logger: ctx.logger }),
+  }),
 ];
 
 /** The spec's switch: AUTH_PROXY_ENABLED=true puts the login in front of the Admin API. */
@@ -347,22 +328,35 @@ function loginEnabled(env: NodeJS.ProcessEnv): boolean {
   return env.AUTH_PROXY_ENABLED === 'true';
 }
 
-/** Health and metrics of a component that has no API of its own. */
-async function serveHealth(
-  ctx: ComponentContext,
-  name: string,
-  readiness: Record<string, () => Promise<void>>,
-  stop: () => Promise<void>,
-  port: number,
-  host: string,
-): Promise<RunningComponent> {
-  const { app } = createService({ name, logger: ctx.logger, readiness });
-  const url = await listen(app, { port, host });
+/**
+ * A component without an HTTP API of its own (a loop over the database or the stream): not in
+ * `palisade all`, whose other components run the same work; started alone it serves health and metrics.
+ */
+function backgroundWorker(definition: {
+  name: string;
+  port: number;
+  description: string;
+  create(ctx: ComponentContext, db: Database): Promise<{ start(): Promise<unknown>; stop(): Promise<unknown> }>;
+}): ComponentDefinition {
+  const { name, port, description } = definition;
   return {
-    url,
-    async close() {
-      await stop();
-      await app.close();
+    name,
+    port,
+    description,
+    inAll: false,
+    async start(ctx, port, host) {
+      const db = await ctx.database();
+      const worker = await definition.create(ctx, db);
+      await worker.start();
+      const { app } = createService({ name, logger: ctx.logger, readiness: { database: () => db.ping() } });
+      const url = await listen(app, { port, host });
+      return {
+        url,
+        async close() {
+          await worker.stop();
+          await app.close();
+        },
+      };
     },
   };
 }

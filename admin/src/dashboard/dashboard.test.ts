@@ -32,7 +32,7 @@ t.test('dashboard numbers on seeded events', async (t) => {
     await seed('2026-03-09', 't8', 'RESPONSE_BLOCKED', { tenant_id: 'acme' });
     // Usage accounting counts every call, the ones without events too (here: the same calls as above).
     const rollup = (tenant_id: string, day: string, requests: number, tokens: number) => ({
-      minute: `${day}T10:00:00.000Z`, tenant_id, provider_id: P1, provider_name: 'one', model: 'm', decision: 'ALLOW', status_class: '2xx' as const, inspected: true,
+      minute: `${day}T10:00:00.000Z`, tenant_id, provider_id: P1, provider_name: 'one', model: 'm', decision: 'ALLOW' as const, status_class: '2xx' as const, inspected: true,
       requests, usage_reported: requests, input_tokens: tokens, output_tokens: 2 * tokens, latency_ms_sum: 100 * requests, latency_buckets: new Array<number>(USAGE_LATENCY_BUCKETS).fill(0),
     });
     await createUsageRepository(db).storeBatch({

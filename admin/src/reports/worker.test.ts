@@ -96,7 +96,7 @@ t.test('report worker', async (t) => {
         await db.query(`UPDATE reports SET lease_owner = 'w' WHERE id = $1`, [r.id]);
         await reports.complete(r.id, 'w', Buffer.from('file'), r.created_at);
       }
-      const rollup = { tenant_id: 'acme', provider_id: '', provider_name: '', model: '', decision: 'NONE', status_class: '2xx' as const, inspected: false, requests: 1, usage_reported: 0, input_tokens: 0, output_tokens: 0, latency_ms_sum: 1, latency_buckets: new Array<number>(USAGE_LATENCY_BUCKETS).fill(0) };
+      const rollup = { tenant_id: 'acme', provider_id: '', provider_name: '', model: '', decision: 'NONE' as const, status_class: '2xx' as const, inspected: false, requests: 1, usage_reported: 0, input_tokens: 0, output_tokens: 0, latency_ms_sum: 1, latency_buckets: new Array<number>(USAGE_LATENCY_BUCKETS).fill(0) };
       await createUsageRepository(db).storeBatch({ kind: 'usage', batch_id: globalThis.crypto.randomUUID(), source: 't', rollups: [{ ...rollup, minute: '2026-01-01T00:00:00.000Z' }, { ...rollup, minute: '2026-05-31T00:00:00.000Z' }] });
       const result = await createRetentionWorker({ db, now: () => now }).runOnce();
       t.ok(result.reports_deleted >= 1);

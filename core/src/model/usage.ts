@@ -2,6 +2,7 @@
 // which it flushes those counters through the event stream to the event writer.
 import { z } from 'zod';
 import { IsoDateTime, TenantId } from './common.js';
+import { DECISIONS } from './security-event.js';
 
 /** The event stream the gateways flush usage batches to and the event writer reads. */
 export const USAGE_STREAM = 'palisade:usage';
@@ -19,6 +20,11 @@ export type StatusClass = z.infer<typeof StatusClass>;
 
 const Count = z.number().int().min(0);
 
+/** The gateway's decisions, and NONE for a call that was not inspected (no profile). */
+export const USAGE_DECISIONS = [...DECISIONS, 'NONE'] as const;
+export const UsageDecision = z.enum(USAGE_DECISIONS);
+export type UsageDecision = z.infer<typeof UsageDecision>;
+
 /** The dimensions of one rollup row; empty strings where a call had no provider or model. */
 export const UsageKey = z.object({
   /** Start of the UTC minute. */
@@ -27,8 +33,7 @@ export const UsageKey = z.object({
   provider_id: z.string().max(255),
   provider_name: z.string().max(255),
   model: z.string().max(255),
-  /** The gateway decision (ALLOW, BLOCK, SANITIZE, MONITOR_ONLY), or NONE for an uninspected call. */
-  decision: z.string().max(32),
+  decision: UsageDecision,
   status_class: StatusClass,
   inspected: z.boolean(),
 });

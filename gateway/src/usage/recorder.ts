@@ -5,7 +5,7 @@
 // (bounded: the oldest are dropped with a warning beyond maxUnsent).
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { USAGE_STREAM, type EventStream, type UsageBatch } from '@palisade/core';
+import { USAGE_STREAM, UsageDecision, type EventStream, type UsageBatch } from '@palisade/core';
 import type { UpstreamResponse } from '../upstream/index.js';
 import { createUsageRollups } from './rollups.js';
 import { tokenUsageOf, type TokenUsage } from './tokens.js';
@@ -102,12 +102,13 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     finish(request, end) {
       const call = calls.get(request);
       stats.counted++;
+      const decision = UsageDecision.safeParse(end.decision?.toUpperCase());
       rollups.add({
         tenantId: call?.tenantId ?? end.tenantId,
         providerId: call?.providerId ?? '',
         providerName: call?.providerName ?? '',
         model: call?.model ?? '',
-        decision: call?.inspected && end.decision ? end.decision.toUpperCase() : 'NONE',
+        decision: call?.inspected && decision.success ? decision.data : 'NONE',
         inspected: call?.inspected ?? false,
         status: end.status,
         latencyMs: end.latencyMs,

@@ -1,6 +1,6 @@
 // Per-minute usage counters kept in memory: one entry per minute and dimension set, so the hot path
 // only adds numbers to a map entry and nothing is written per request.
-import { latencyBucketOf, statusClassOf, USAGE_LATENCY_BUCKETS, type UsageRollup } from '@palisade/core';
+import { latencyBucketOf, statusClassOf, USAGE_LATENCY_BUCKETS, type UsageDecision, type UsageRollup } from '@palisade/core';
 import type { TokenUsage } from './tokens.js';
 
 export interface UsageSample {
@@ -8,8 +8,8 @@ export interface UsageSample {
   providerId: string;
   providerName: string;
   model: string;
-  /** Upper-case gateway decision, or NONE when the call was not inspected. */
-  decision: string;
+  /** The gateway decision, or NONE when the call was not inspected. */
+  decision: UsageDecision;
   inspected: boolean;
   status: number;
   latencyMs: number;
