@@ -30,6 +30,8 @@ t.test('dashboard numbers on seeded events', async (t) => {
     // Outside the default window, and another tenant: never counted for `default`.
     await seed('2026-02-01', 't7', 'REQUEST_BLOCKED');
     await seed('2026-03-09', 't8', 'RESPONSE_BLOCKED', { tenant_id: 'acme' });
+    // A jailbreak blocked with only its cause recorded: a block all the same.
+    await seed('2026-02-01', 't9', 'JAILBREAK_DETECTED', { decision: 'BLOCK' });
     // Usage accounting counts every call, the ones without events too (here: the same calls as above).
     const rollup = (tenant_id: string, day: string, requests: number, tokens: number) => ({
       minute: `${day}T10:00:00.000Z`, tenant_id, provider_id: P1, provider_name: 'one', model: 'm', decision: 'ALLOW' as const, status_class: '2xx' as const, inspected: true,
@@ -70,7 +72,7 @@ t.test('dashboard numbers on seeded events', async (t) => {
       t.same(res.body.totals, { events: 6, requests: 3, blocks: 1, sanitizations: 1, monitor_alerts: 2, pii_detections: 2 });
       t.equal(res.body.per_day.length, 1);
       const feb = await call('GET', '/api/v1/dashboard?from=2026-01-31T00:00:00Z&to=2026-02-02T00:00:00Z');
-      t.equal(feb.body.totals.blocks, 1);
+      t.equal(feb.body.totals.blocks, 2, 'REQUEST_BLOCKED and a jailbreak whose decision was BLOCK');
     });
 
     t.test('tenants: another tenant 403; super-admin all or one', async (t) => {
@@ -80,7 +82,7 @@ t.test('dashboard numbers on seeded events', async (t) => {
       const all = await call('GET', '/api/v1/dashboard', { roles: 'super-admin', tenant: 'root' });
       t.equal(all.body.tenant_ids, null);
       t.equal(all.body.totals.blocks, 3);
-      t.equal(all.body.totals.events, 12);
+      t.equal(all.body.totals.events, 12, 'the window: last 7 days');
       const one = await call('GET', '/api/v1/dashboard?tenant_id=acme', { roles: 'super-admin', tenant: 'root' });
       t.equal(one.body.totals.events, 1);
       t.equal((await call('GET', '/api/v1/dashboard', { roles: null })).status, 401);

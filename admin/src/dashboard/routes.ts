@@ -85,7 +85,7 @@ export function registerDashboardRoutes(app: FastifyInstance, ctx: DashboardRout
       schema: routeSchema({
         tags: ['dashboard'],
         summary: 'Dashboard figures',
-        description: `Totals, events by type and severity, top 10 providers by PII incidents and a per-day series over [from, to) (default the last ${DEFAULT_DASHBOARD_DAYS} days). blocks = ${DASHBOARD_EVENT_GROUPS.blocks.join(' + ')}; sanitizations = ${DASHBOARD_EVENT_GROUPS.sanitizations.join(' + ')}; monitor_alerts = ${DASHBOARD_EVENT_GROUPS.monitor_alerts.join(' + ')}; requests = every call the gateways handled (usage accounting), the rest count security events.`,
+        description: `Totals, events by type and severity, top 10 providers by PII incidents and a per-day series over [from, to) (default the last ${DEFAULT_DASHBOARD_DAYS} days). blocks = requests with ${DASHBOARD_EVENT_GROUPS.blocks.join(', ')} or any event of decision BLOCK; sanitizations = requests with ${DASHBOARD_EVENT_GROUPS.sanitizations.join(' or ')}; monitor_alerts = ${DASHBOARD_EVENT_GROUPS.monitor_alerts.join(' + ')}; requests = every call the gateways handled (usage accounting), the rest count security events.`,
         querystring: DashboardQuery,
         response: { 200: Dashboard },
       }),

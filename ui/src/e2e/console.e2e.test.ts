@@ -77,15 +77,14 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
 
   await page.goto(urls.ui!);
   const deadline = Date.now() + 60_000;
-  // A jailbreak is recorded as JAILBREAK_DETECTED with decision BLOCK; the dashboard API's "blocks" total
-  // counts REQUEST_BLOCKED-type events, so the block is checked through the requests and the events list.
-  while ((await totalOf(page, 'requests')) < 1 || (await totalOf(page, 'sanitizations')) < 1) {
+  while ((await totalOf(page, 'requests')) < 1 || (await totalOf(page, 'blocks')) < 1 || (await totalOf(page, 'sanitizations')) < 1) {
     if (Date.now() > deadline) break;
     await page.waitForTimeout(1000);
     await page.reload();
     await page.getByTestId('total-blocks').waitFor();
   }
   t.ok((await totalOf(page, 'requests')) >= 1, 'the dashboard counts the requests');
+  t.ok((await totalOf(page, 'blocks')) >= 1, 'the dashboard counts the blocked jailbreak');
   t.ok((await totalOf(page, 'sanitizations')) >= 1, 'the dashboard counts the sanitization');
 
   await page.getByTestId('total-blocks').click();

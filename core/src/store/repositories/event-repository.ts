@@ -57,7 +57,11 @@ export interface EventStats {
   per_day: Array<EventCounters & { day: string }>;
 }
 
-/** The event types behind each headline figure of the dashboard. */
+/**
+ * The event types behind each headline figure of the dashboard. Blocks and sanitizations count
+ * requests (distinct traces), since one request leaves several events; a block also counts when only
+ * its cause was recorded with decision BLOCK (a jailbreak's JAILBREAK_DETECTED).
+ */
 export const DASHBOARD_EVENT_GROUPS = {
   blocks: ['REQUEST_BLOCKED', 'CUSTOM_POLICY_BLOCK', 'RESPONSE_BLOCKED'],
   sanitizations: ['REQUEST_SANITIZED', 'RESPONSE_REDACTED'],
@@ -140,7 +144,12 @@ export function createEventRepository<E extends EventRow>(db: Database): EventRe
       const counters = [
         'count(*) AS events',
         'count(DISTINCT trace_id) AS requests',
-        ...groups.map(([name], i) => `count(*) FILTER (WHERE event_type = ANY($${params.length + i + 1})) AS ${name}`),
+        ...groups.map(([name], i) => {
+          const ofGroup = `event_type = ANY($${params.length + i + 1})`;
+          if (name === 'blocks') return `count(DISTINCT trace_id) FILTER (WHERE ${ofGroup} OR data->>'decision' = 'BLOCK') AS ${name}`;
+          if (name === 'sanitizations') return `count(DISTINCT trace_id) FILTER (WHERE ${ofGroup}) AS ${name}`;
+          return `count(*) FILTER (WHERE ${ofGroup}) AS ${name}`;
+        }),
       ].join(', ');
       const groupParams = [...params, ...groups.map(([, types]) => [...types])];
       type CounterRow = Record<keyof EventCounters, string | number>;
