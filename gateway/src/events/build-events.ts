@@ -1,7 +1,8 @@
 // The decision point's event drafts (or events the pipeline adds itself: PROVIDER_ERROR, RATE_LIMIT, …)
 // plus what the pipeline knows of the request → core SecurityEvents, all with the request's trace id
 // and one timestamp (spec, Security events rule 3).
-import { createSecurityEvent, type Profile, type SecurityEvent } from '@palisade/core';
+import { createSecurityEvent, SECRET_PII_TYPES, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
+import { detectPii } from '@palisade/detectors';
 import type { DecisionEvent } from '../decision/types.js';
 import { filterEvents } from '../decision/filter-events.js';
 
@@ -41,6 +42,42 @@ function clipNullable(value: string | null | undefined, max: number): string | n
   return value === undefined || value === null ? null : clip(value, max);
 }
 
+const SECRET_TYPES: ReadonlySet<PiiType> = new Set(SECRET_PII_TYPES);
+
+/**
+ * The longest prompt an event keeps. A longer one keeps its head and its tail (where a padded attack
+ * sits), the middle elided: a request's events stay bounded in the stream and the database whatever
+ * the client sends, and the credential scan below stays cheap.
+ */
+export const EVENT_PROMPT_MAX_CHARS = 32_768;
+/** How far a cut looks for whitespace, so that it does not split a token (a key) in two. */
+const CUT_SEARCH = 1_024;
+
+function elideMiddle(prompt: string): string {
+  if (prompt.length <= EVENT_PROMPT_MAX_CHARS) return prompt;
+  const half = EVENT_PROMPT_MAX_CHARS / 2;
+  const headSpace = prompt.lastIndexOf(' ', half);
+  const headEnd = headSpace > half - CUT_SEARCH ? headSpace : half;
+  const tailSpace = prompt.indexOf(' ', prompt.length - half);
+  const tailStart = tailSpace >= 0 && tailSpace < prompt.length - half + CUT_SEARCH ? tailSpace + 1 : prompt.length - half;
+  return `${prompt.slice(0, headEnd)} …[${prompt.length - headEnd - (prompt.length - tailStart)} characters not kept]… ${prompt.slice(tailStart)}`;
+}
+
+/** The prompt as events store it: bounded, each credential the PII detector finds (API keys, tokens, keys…) masked. */
+function promptForEvents(prompt: string): string {
+  const text = elideMiddle(prompt);
+  const spans = detectPii(text, { direction: 'output', types: SECRET_PII_TYPES });
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    if (span.start < at) continue;
+    out += text.slice(at, span.start) + span.masked;
+    at = span.end;
+  }
+  return out + text.slice(at);
+}
+
 /**
  * Builds the events of one request. Severity, when a part carries none, is core's default for the type
  * (DECISIONS.md); PII entities keep the record's fields only (the detector's score and trust mark are
@@ -55,6 +92,8 @@ export function buildSecurityEvents(
   const kept = options.profile ? filterEvents(parts, options.profile) : parts;
   if (kept.length === 0) return [];
   const now = options.now ?? new Date();
+  // A credential is never kept in clear (personal data is, until detail retention masks it): in the
+  // stored prompt and in the entities the detectors reported, it is in its masked form.
   const shared = {
     trace_id: clip(context.trace_id, MAX.trace_id),
     tenant_id: clip(context.tenant_id, MAX.tenant_id),
@@ -63,7 +102,7 @@ export function buildSecurityEvents(
     provider_name: clipNullable(context.provider_name, MAX.provider_name),
     profile_id: context.profile_id ?? null,
     model: clipNullable(context.model, MAX.model),
-    user_prompt: context.user_prompt ?? null,
+    user_prompt: context.user_prompt ? promptForEvents(context.user_prompt) : (context.user_prompt ?? null),
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
   };
   return kept.map((part) =>
@@ -76,7 +115,7 @@ export function buildSecurityEvents(
         decision: part.decision ?? null,
         reasons: part.reasons ?? [],
         jailbreak_score: part.jailbreak_score ?? null,
-        pii_entities: part.pii_entities ?? [],
+        pii_entities: (part.pii_entities ?? []).map((e) => (SECRET_TYPES.has(e.type as PiiType) ? { ...e, value: e.masked } : e)),
         categories: part.categories ?? [],
         policy_ids: part.policy_ids ?? [],
       },
