@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import t from 'tap';
 import { createSecretBox, ROLE_RANK, type RoleName } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { PERMISSION_MIN_ROLE } from '../auth/permissions.js';
 import { ADMIN_API_MATRIX, MATRIX_EXPORT_FILE, namesTenant } from './access-matrix.js';
 import { standardRouteModules } from './standard-modules.js';
@@ -26,7 +26,7 @@ function expected(role: RoleName | null, permission: keyof typeof PERMISSION_MIN
 }
 
 t.test('the matrix has a row for every /api/v1 route of the Admin API', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const { api } = await startAdminApi(t, db, { routeModules: standardRouteModules({ db, secrets: createSecretBox('test-key') }) });
     const registered = api.routes.filter((r) => r.url.startsWith('/api/v1/') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
     const rows = ADMIN_API_MATRIX.map((row) => `${row.method} ${row.route}`);
@@ -37,7 +37,7 @@ t.test('the matrix has a row for every /api/v1 route of the Admin API', async (t
 
 t.test('role × tenant matrix', async (t) => {
   t.teardown(() => rm(MATRIX_EXPORT_FILE, { force: true }));
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const { api, call } = await startAdminApi(t, db, { routeModules: standardRouteModules({ db, secrets: createSecretBox('test-key') }) });
     for (const row of ADMIN_API_MATRIX) {
       await t.test(`${row.method} ${row.route} (${row.permission})`, async (t) => {

@@ -6,18 +6,20 @@ import path from 'node:path';
 import t from 'tap';
 import { Registry } from 'prom-client';
 import { createMemoryStreams, createResourceStore, createSecretBox, type Database, type Exporter, type SecurityEvent } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forEachDatabase, forOneDatabase } from '@palisade/core/testing';
 import { createExporterConsumer, SECURITY_EVENTS_STREAM } from './consumer.js';
 import { exporterDeadLetterStream } from './dead-letter.js';
 import { createExporterMetrics } from './metrics.js';
 import { exporterGroup } from './worker.js';
 import { exporterRecord, sampleEvent, startWebhookReceiver, until } from './test-peers.js';
 
-/** How long the destination is down in the outage scenario (the issue's 20 s; EXPORTER_TEST_OUTAGE_MS to change). */
-const OUTAGE_MS = Number(process.env.EXPORTER_TEST_OUTAGE_MS ?? 20_000);
+/**
+ * How long the destination is down in the outage scenario: long enough for the backoff to reach its
+ * ceiling (retryMaxMs 1 s below) several times over; EXPORTER_TEST_OUTAGE_MS=20000 replays a 20 s one.
+ */
+const OUTAGE_MS = Number(process.env.EXPORTER_TEST_OUTAGE_MS ?? 4_000);
 const secrets = createSecretBox('exporter-test-key');
-// Two databases, each with the outage scenario, on a slow shared machine.
-t.setTimeout(4 * OUTAGE_MS + 240_000);
+t.setTimeout(2 * OUTAGE_MS + 240_000);
 const fresh = (label: string, n: number, overrides: Partial<SecurityEvent> = {}) =>
   Array.from({ length: n }, (_, i) => sampleEvent({ id: globalThis.crypto.randomUUID(), trace_id: `${label}-${i}`, timestamp: new Date().toISOString(), ...overrides }));
 
@@ -51,7 +53,8 @@ async function webhookExporter(t: { teardown(fn: () => unknown): void }, store: 
 }
 
 t.test(`file destination down for ${OUTAGE_MS} ms, then up: every event arrives once`, async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  // The subject is the destination's outage: one database is enough (the others run on both).
+  await forOneDatabase(t, async (t, db) => {
     const { streams, make, store, registry } = setup(t, db);
     const dir = await mkdtemp(path.join(tmpdir(), 'palisade-outage-'));
     t.teardown(() => rm(dir, { recursive: true, force: true }));

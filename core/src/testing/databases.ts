@@ -93,3 +93,23 @@ export async function forEachDatabase(
     });
   }
 }
+
+/**
+ * Runs `suite` on one database, as a subtest named after it: PostgreSQL when it is reachable, else
+ * PGlite. For end-to-end suites whose subject is the gateway or a protocol rather than storage (the
+ * store itself is proven on both by the suites that use forEachDatabase, and `palisade all` runs
+ * end-to-end on PGlite), so that the suite does not pay for the same path twice.
+ */
+export async function forOneDatabase(
+  t: Test,
+  suite: (t: Test, db: Database) => Promise<void>,
+  options: { migrate?: boolean } = {},
+): Promise<void> {
+  const targets = await testDatabases(options);
+  const target = targets.find((d) => d.name === 'postgres' && !d.skipReason) ?? targets.find((d) => d.name === 'pglite')!;
+  await t.test(target.name, async (t) => {
+    const db = await target.open();
+    t.teardown(() => target.dispose());
+    await suite(t, db);
+  });
+}

@@ -4,7 +4,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { createEventRepository, type Database } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack, type HttpResult, type Stack } from '../testing/stack.js';
 
 const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', content: user }] });
@@ -28,7 +28,7 @@ function eventsOf(db: Database) {
 }
 
 t.test('operational events of failed calls', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db });
     t.teardown(() => stack.close());
     const events = eventsOf(db);

@@ -4,7 +4,7 @@
 // answers blocked (451) or only alerted (monitor).
 import t, { type Test } from 'tap';
 import { createEventRepository, listen, type Database } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { buildContentSafetyService, loadContentSafetyEnv, startGuardServer, type GuardServer } from '@palisade/detectors';
 import { startStack, type HttpResult, type Stack } from '../testing/stack.js';
 
@@ -105,7 +105,7 @@ t.test('content safety in-process and over HTTP', async (t) => {
   const serviceUrl = await listen(service.app, { port: 0, host: '127.0.0.1' });
   t.teardown(() => service.app.close());
 
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     await t.test('in-process analyzer (CONTENT_SAFETY_MODEL_URL)', async (t) => {
       const stack = await startStack({ db, detectorEnv: { CONTENT_SAFETY_MODEL_URL: guard.url } });
       t.teardown(() => stack.close());

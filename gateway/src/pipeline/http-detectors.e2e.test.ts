@@ -4,7 +4,7 @@
 import t from 'tap';
 import { createServer, type Server } from 'node:http';
 import { createEventRepository, listen, type Database } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { buildContentPolicyService, buildPiiService, buildThreatService, createThreatDetector } from '@palisade/detectors';
 import { buildDecisionService } from '../decision/index.js';
 import { startStack, type Stack } from '../testing/stack.js';
@@ -45,7 +45,7 @@ async function withProfile(stack: Stack, settings: Record<string, unknown>) {
 }
 
 t.test('detectors over HTTP', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const pii = buildPiiService({ logLevel: 'silent' });
     const policies = buildContentPolicyService({ logLevel: 'silent' });
     const threat = buildThreatService({ detector: await createThreatDetector(), logLevel: 'silent' });
@@ -73,7 +73,7 @@ t.test('detectors over HTTP', async (t) => {
 });
 
 t.test('a detector that hangs or fails, and a decision point that is down', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const hanging = await peer(t, 'hang');
     const failing = await peer(t, 'fail');
     const down = await peer(t, 'fail');

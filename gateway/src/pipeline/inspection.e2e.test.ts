@@ -4,7 +4,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { ContentPolicy, createEventRepository } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack, type Stack } from '../testing/stack.js';
 
 const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: user }] });
@@ -15,7 +15,7 @@ async function withProfile(stack: Stack, settings: Record<string, unknown>) {
 }
 
 t.test('request inspection end to end', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db });
     t.teardown(() => stack.close());
     const eventRepository = createEventRepository(db);

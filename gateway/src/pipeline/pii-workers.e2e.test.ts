@@ -1,7 +1,7 @@
 // The gateway's in-process PII detector on long texts: the scan runs in a worker thread, so the event
 // loop answers other requests meanwhile, and detector_timeout_ms stops the wait for a long text.
 import t from 'tap';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 import { createInspectionDetectors } from './detectors.js';
 
@@ -10,7 +10,7 @@ const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', con
 const longPrompt = (tail: string) => `${'Please call +7 916 123-45-67 about the quarterly report and its figures. '.repeat(13_500)}Reply to ${tail}`;
 
 t.test('a long text is inspected off the event loop', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     // One PII worker, so the test can fill its queue through the same detector the gateway uses.
     const detectors = await createInspectionDetectors({ env: { GATEWAY_PII_WORKERS: '1' } });
     // Watches (does not change) the gateway's PII calls: true while a long text is being inspected.

@@ -5,7 +5,7 @@ import t from 'tap';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { writeTinyClassifierDir } from '@palisade/detectors/testing';
 import { startStack } from '../testing/stack.js';
 import { createInspectionDetectors } from './detectors.js';
@@ -15,7 +15,7 @@ const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', con
 t.test('a prompt only the THREAT_MODEL_DIR classifier flags is blocked', async (t) => {
   const dir = await writeTinyClassifierDir({ tokenizer: 'unigram' });
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db, detectorEnv: { THREAT_MODEL_DIR: dir, THREAT_DETECTOR_WORKERS: '1' } });
     t.teardown(() => stack.close());
     const { send } = await stack.profiled({ threat_detection: { enabled: true, jailbreak_threshold: 0.8 } });

@@ -3,7 +3,7 @@
 // its own rewritten answer.
 import t from 'tap';
 import { request } from 'undici';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 
 const BURST = 60;
@@ -18,7 +18,7 @@ async function turnWaits(gatewayUrl: string): Promise<number> {
 }
 
 t.test('a burst under a 1 ms slice: each call decided and rewritten on its own', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db, gatewayEnv: { GATEWAY_CPU_SLICE_MS: '1' } });
     t.teardown(() => stack.close());
     const { send } = await stack.profiled({

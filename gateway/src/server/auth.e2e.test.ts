@@ -2,13 +2,13 @@
 // headers, on Redis (with the real PostgreSQL) and in-process (with PGlite).
 import t from 'tap';
 import { createEventRepository } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 
 const chat = { model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }] };
 
 t.test('gateway API keys and rate limits', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({
       db,
       streams: db.kind === 'postgres' ? 'redis' : 'memory',

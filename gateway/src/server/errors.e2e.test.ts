@@ -3,7 +3,7 @@
 import t from 'tap';
 import { createServer } from 'node:net';
 import { createMemoryStreams, listen, type BundleData, type BundleProvider } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { compileSnapshot } from '../config/snapshot.js';
 import { startStack } from '../testing/stack.js';
 import { createUpstreamClient } from '../upstream/index.js';
@@ -23,7 +23,7 @@ async function closedPort(): Promise<number> {
 }
 
 t.test('errors and bad input through the running stack', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db, gatewayEnv: { GATEWAY_MAX_BODY_BYTES: '4096' } });
     t.teardown(() => stack.close());
     const provider = await stack.provider({ match_value: '/v1/chat/completions', request_timeout_ms: 1000 });

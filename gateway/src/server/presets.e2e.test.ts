@@ -4,7 +4,7 @@
 // OAuth 2.0 client credentials, both from sealed upstream_auth secrets.
 import t from 'tap';
 import { compileProviderMapping, MAPPING_PRESET_NAMES, type MappingPresetName } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 
 interface PresetCase {
@@ -102,7 +102,7 @@ function cases(mockUrl: string): Record<MappingPresetName, PresetCase> {
 }
 
 t.test('every preset on its vendor, through the gateway', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db, mock: { vendorCApiKey: 'azure-secret' } });
     t.teardown(() => stack.close());
     const table = cases(stack.mockUrl);

@@ -1,14 +1,14 @@
 // Routing rules 1-8 of the spec and live configuration, through real servers: mock LLM, registry,
 // bundle store and gateway on loopback.
 import t from 'tap';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const chat = (content: string, extra: Record<string, unknown> = {}) => ({ model: 'gpt-x', messages: [{ role: 'user', content }], ...extra });
 
 t.test('gateway routing over real HTTP', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db, streams: db.kind === 'postgres' ? 'redis' : 'memory' });
     t.teardown(() => stack.close());
 

@@ -1,7 +1,7 @@
 // GATEWAY_SERVER_WRITE_TIMEOUT and the keep-alive idle timeout, with small values, over raw sockets.
 import t from 'tap';
 import { connect } from 'node:net';
-import { forEachDatabase } from '@palisade/core/testing';
+import { forOneDatabase } from '@palisade/core/testing';
 import { startStack } from '../testing/stack.js';
 
 /** Sends one raw HTTP request on a new socket; resolves with what came back and when the socket closed. */
@@ -20,7 +20,7 @@ function rawExchange(url: string, request: string, keepOpenMs: number) {
 }
 
 t.test('write timeout and keep-alive idle timeout', async (t) => {
-  await forEachDatabase(t, async (t, db) => {
+  await forOneDatabase(t, async (t, db) => {
     const stack = await startStack({ db, gatewayEnv: { GATEWAY_SERVER_WRITE_TIMEOUT: '1s', GATEWAY_KEEPALIVE_TIMEOUT: '1' } });
     t.teardown(() => stack.close());
     await stack.provider({ match_value: '/v1/chat/completions', request_timeout_ms: 10_000 });
