@@ -8,7 +8,18 @@ import { startStack, type Stack } from '../testing/stack.js';
 
 type Step = string | { waitMs: number };
 
-/** Writes the steps to a new socket; resolves with what came back and when the socket closed. */
+/** Whether `data` holds one whole HTTP answer (its head and Content-Length bytes of body). */
+function complete(data: string): boolean {
+  const end = data.indexOf('\r\n\r\n');
+  if (end < 0) return false;
+  const length = /\r\ncontent-length: *(\d+)/i.exec(data.slice(0, end));
+  return length !== null && Buffer.byteLength(data.slice(end + 4)) >= Number(length[1]);
+}
+
+/**
+ * Writes the steps to a new socket; resolves with what came back and when the socket closed (or, once
+ * a whole answer came back on a connection the server keeps alive, when the test closed it).
+ */
 function exchange(url: string, steps: Step[], keepOpenMs = 5000) {
   const { hostname, port } = new URL(url);
   return new Promise<{ data: string; closedAfterMs: number }>((resolve) => {
@@ -23,7 +34,10 @@ function exchange(url: string, steps: Step[], keepOpenMs = 5000) {
       }
     });
     socket.setEncoding('utf8');
-    socket.on('data', (chunk) => (data += chunk));
+    socket.on('data', (chunk) => {
+      data += chunk;
+      if (complete(data)) socket.destroy();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => {
       closed = true;
