@@ -122,6 +122,10 @@ t.test('all starts every component, the demo provider answers through the gatewa
   const urls = await new Promise<Record<string, string>>((resolve, reject) => {
     const found: Record<string, string> = {};
     const timer = setTimeout(() => reject(new Error(`components did not start: ${out}`)), 20_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`palisade all exited with ${code}: ${out}`));
+    });
     child.stdout.on('data', (d: Buffer) => {
       for (const line of String(d).split('\n').filter(Boolean)) {
         const entry = JSON.parse(line) as { component?: string; url?: string };
