@@ -296,7 +296,6 @@ t.test('cost of emit() on the request path (printed)', async (t) => {
   }
   later.sort((a, b) => a - b);
   t.comment(`emitLater(): p50 ${later[rounds / 2]!.toFixed(2)} µs, p99 ${later[Math.floor(rounds * 0.99)]!.toFixed(2)} µs`);
-  t.ok(p50 < 50, 'generous guard only');
   t.equal(await emitter.flush(10_000), true);
   t.equal(emitter.stats.appended, emitter.stats.emitted);
 });
