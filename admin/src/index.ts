@@ -6,7 +6,7 @@ export * from './admin-api/index.js';
 export * from './auth/index.js';
 export * from './audit/index.js';
 export * from './identity/index.js';
-export * from './exporter/index.js';
+export * from './event-exporter/index.js';
 export * from './exporters/index.js';
 export * from './security-events/index.js';
 export * from './dashboard/index.js';

@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import { createResourceStore, type Database, type SecretBox } from '@palisade/core';
 import { registerDashboardRoutes } from '../dashboard/index.js';
-import { createExporterTester } from '../exporter/index.js';
+import { createExporterTester } from '../event-exporter/index.js';
 import { registerExporterRoutes } from '../exporters/index.js';
 import { registerReportRoutes } from '../reports/index.js';
 import { registerRetentionRoutes } from '../retention/index.js';
