@@ -2,8 +2,8 @@
 // packages for kafkajs (kafkajs-snappy, kafkajs-lz4, @kafkajs/zstd) wrap native modules; these wrap the
 // pure-JS libraries instead. kafkajs keeps its codec table in a module-level object, so registering is
 // a process-wide, idempotent act.
-// The libraries ship no types; their declarations are the test broker's, one copy for both packages.
-/// <reference path="../../../hack/src/kafka-broker/codec-modules.d.ts" />
+// The libraries ship no types: codec-modules.d.ts declares them (the test broker reads that copy too).
+/// <reference path="./codec-modules.d.ts" />
 import kafkajs from 'kafkajs';
 import snappy from 'snappyjs';
 import lz4 from 'lz4js';

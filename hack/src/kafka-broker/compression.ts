@@ -1,4 +1,5 @@
 // Decompression of RecordBatch v2 payloads, by the codec in the batch attributes' low three bits.
+/// <reference path="../../../admin/src/event-exporter/codec-modules.d.ts" />
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import snappy from 'snappyjs';

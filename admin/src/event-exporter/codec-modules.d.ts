@@ -1,5 +1,5 @@
-// Type declarations for the pure-JS compression libraries the test broker decompresses with; none of
-// them ships its own.
+// Type declarations for the pure-JS compression libraries the Kafka sink compresses with (and the test
+// broker decompresses with); none of them ships its own.
 declare module 'snappyjs' {
   export function compress<T extends ArrayBuffer | Uint8Array>(input: T): T;
   export function uncompress<T extends ArrayBuffer | Uint8Array>(input: T, maxLength?: number): T;
