@@ -1,3 +1,4 @@
+export * from './resources/routes.js';
 export * from './registry/index.js';
 export * from './api-keys/index.js';
 export * from './event-writer/index.js';

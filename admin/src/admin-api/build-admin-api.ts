@@ -15,7 +15,9 @@ import { createChangePublishing, type ConfigPublisher } from '../registry/change
 import { createProfileOperations } from '../registry/profiles.js';
 import { createProviderOperations } from '../registry/providers.js';
 import { registerDocsRoutes, registerOpenApi } from './docs.js';
-import { registerResourceRoutes } from './resource-routes.js';
+import { registerResourceRoutes } from '../resources/routes.js';
+import { adminResourceAccess } from './resource-access.js';
+import { useDocumentingSchemas } from './route-schema.js';
 
 /** A resource's routes, written elsewhere and mounted inside the Admin API's auth and audit hooks. */
 export type AdminRouteModule = (app: FastifyInstance, ctx: AdminRouteContext) => void;
@@ -65,8 +67,7 @@ export function buildAdminApi(deps: AdminApiDeps) {
   });
   // Per route-schema.ts: the schemas document, zod validates in the handlers (one validator, one
   // error format), and answers are sent whole.
-  app.setValidatorCompiler(() => (value) => ({ value }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  useDocumentingSchemas(app);
 
   /** Every route as registered (method, url), so tests can prove the access matrix covers them all. */
   const routes: Array<{ method: string; url: string }> = [];
@@ -77,7 +78,7 @@ export function buildAdminApi(deps: AdminApiDeps) {
   registerAuditHook(app, { audit, access, now });
   registerOpenApi(app);
   app.register(async (api) => {
-    registerResourceRoutes(api, { ...ctx, store, providers, profiles, contentPolicies, apiKeys, checkHealth: deps.checkHealth });
+    registerResourceRoutes(api, { store, providers, profiles, contentPolicies, apiKeys, checkHealth: deps.checkHealth, access: adminResourceAccess(access) });
     registerMeRoute(api, ctx);
     registerIdentityRoutes(api, { ...ctx, identity });
     registerAuditLogRoutes(api, { ...ctx, audit });

@@ -4,7 +4,7 @@
 // that accepts anything and a serializer compiler that is plain JSON.stringify (fastify would otherwise
 // drop answer fields the documented schema does not list).
 import { z } from 'zod';
-import type { FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 
 export interface RouteDoc {
   tags: string[];
@@ -32,4 +32,10 @@ export function routeSchema(doc: RouteDoc): FastifySchema {
     );
   }
   return schema;
+}
+
+/** Makes an app's route schemas documentation only: zod validates in the handlers, answers are sent whole. */
+export function useDocumentingSchemas(app: FastifyInstance): void {
+  app.setValidatorCompiler(() => (value) => ({ value }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }

@@ -2,7 +2,7 @@
 // contract: read for GET, write for create/edit/toggle/test, delete for DELETE.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Exporter, ExporterCreate, ExporterType, ExporterUpdate, ListQuery, TenantId, type ResourceStore, type SecretBox } from '@palisade/core';
+import { Exporter, ExporterCreate, ExporterType, ExporterUpdate, IdParams, ListQuery, PageOf, TenantId, type ResourceStore, type SecretBox } from '@palisade/core';
 import type { AdminRouteContext } from '../auth/contract.js';
 import { routeSchema } from '../admin-api/route-schema.js';
 import { createExporterOperations, type TestExporterCall } from './operations.js';
@@ -14,7 +14,6 @@ export interface ExporterRouteContext extends AdminRouteContext {
   testExporter?: TestExporterCall | undefined;
 }
 
-const IdParams = z.object({ id: z.string() });
 const ExporterListQuery = ListQuery.extend({
   tenant_id: TenantId.optional(),
   enabled: z.stringbool().optional(),
@@ -22,7 +21,7 @@ const ExporterListQuery = ListQuery.extend({
   status: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['enabled', 'disabled'])).optional(),
   type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), ExporterType).optional(),
 });
-const ExporterPage = z.object({ items: z.array(Exporter), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+const ExporterPage = PageOf(Exporter);
 const TestResult = z.object({ status: z.literal('ok') });
 const tags = ['exporters'];
 

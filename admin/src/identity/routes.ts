@@ -3,13 +3,12 @@
 // every tenant's (rule 3).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ListQuery, PalisadeError, Role, RoleAssignment, RoleListItem, RoleName, User, UserCreate, UserPasswordReset, UserUpdate } from '@palisade/core';
+import { IdParams, ListQuery, PalisadeError, Role, RoleAssignment, RoleListItem, RoleName, User, UserCreate, UserPasswordReset, UserUpdate } from '@palisade/core';
 import type { AdminRouteContext } from '../auth/contract.js';
 import { routeSchema } from '../admin-api/route-schema.js';
 import { managedExternally } from './external-identity.js';
 import type { IdentityProvider } from './identity-provider.js';
 
-const IdParams = z.object({ id: z.string() });
 const RoleParams = z.object({ id: z.string(), role_name: RoleName });
 const UserListQuery = ListQuery.extend({ tenant_id: z.string().min(1).optional() });
 

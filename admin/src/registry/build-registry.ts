@@ -44,6 +44,7 @@ export function buildRegistry(deps: RegistryDeps) {
   });
   publishing.register(app);
   registerRegistryRoutes(app, {
+    store,
     providers,
     profiles,
     apiKeys,

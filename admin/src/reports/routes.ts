@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { createReportRepository, ListQuery, PalisadeError, Report, ReportCreate, TenantId, type Database } from '@palisade/core';
+import { createReportRepository, IdParams, ListQuery, PageOf, PalisadeError, Report, ReportCreate, TenantId, type Database } from '@palisade/core';
 import type { AdminRouteContext } from '../auth/contract.js';
 import { routeSchema } from '../admin-api/route-schema.js';
 import { CONTENT_TYPES, reportFileName } from './generate.js';
@@ -16,9 +16,8 @@ export interface ReportRouteContext extends AdminRouteContext {
 }
 
 const tags = ['reports'];
-const IdParams = z.object({ id: z.string() });
 const ReportListQuery = ListQuery.extend({ tenant_id: TenantId.optional() });
-const ReportPage = z.object({ items: z.array(Report), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+const ReportPage = PageOf(Report);
 const DownloadQuery = z.object({ bom: z.enum(['true', 'false', '1', '0']).optional() });
 
 export function registerReportRoutes(app: FastifyInstance, ctx: ReportRouteContext): void {

@@ -2,7 +2,7 @@
 // type, severity, decision, tenant, provider, profile and time window; read permission.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { createEventRepository, PalisadeError, SecurityEvent, SecurityEventQuery, type Database } from '@palisade/core';
+import { createEventRepository, IdParams, PageOf, PalisadeError, SecurityEvent, SecurityEventQuery, type Database } from '@palisade/core';
 import type { AdminRouteContext } from '../auth/contract.js';
 import { routeSchema } from '../admin-api/route-schema.js';
 
@@ -10,8 +10,7 @@ export interface SecurityEventRouteContext extends AdminRouteContext {
   db: Database;
 }
 
-const IdParams = z.object({ id: z.string() });
-const EventPage = z.object({ items: z.array(SecurityEvent), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+const EventPage = PageOf(SecurityEvent);
 const tags = ['security-events'];
 
 /** The event as answered: the store's bookkeeping (the detail-retention marker) left out. */

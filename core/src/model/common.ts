@@ -61,6 +61,12 @@ export const ListQuery = z.object({
 });
 export type ListQuery = z.infer<typeof ListQuery>;
 
+/** The path parameters of an item route (`/…/:id`); an id that is not a record's answers 404, not 400. */
+export const IdParams = z.object({ id: z.string() });
+
+/** The envelope of a collection's answer. */
+export const PageOf = <M extends z.ZodType>(item: M) => z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
+
 // --- network address formats ------------------------------------------------------------------
 
 const IPV6_BRACKETED = new RegExp(`^\\[${z.regexes.ipv6.source.slice(1, -1)}\\]$`);

@@ -15,6 +15,8 @@ export {
   MANAGED_BY,
   ManagedBy,
   ListQuery,
+  IdParams,
+  PageOf,
   updateShape,
   type UpdateOf,
 } from './common.js';

@@ -1,10 +1,8 @@
-// Providers, profiles, content policies and API keys in the Admin API: the registry's own operation
-// objects (the same state rules and errors), behind the Admin API's permissions and tenant rules.
-// Permissions: read for GET; write for POST, PUT, state moves and health checks; delete for DELETE.
-// Tenants: `?tenant_id=` (or a create body's tenant_id) naming another tenant is 403 unless
-// super-admin; an id of another tenant's record is 403 likewise; a super-admin's listing without
-// tenant_id covers every tenant.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// Providers, profiles, content policies and gateway API keys over HTTP: one set of CRUD and lifecycle
+// routes, mounted by the registry (port 8000, the spec's internal API) and by the Admin API, each with
+// its own access hook. The routes call the resources' operation objects (state rules, errors, change
+// publishing); the hook decides who may call and which tenant a call acts on.
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
   ApiKeyCreate,
@@ -14,8 +12,10 @@ import {
   ContentPolicy,
   ContentPolicyCreate,
   ContentPolicyUpdate,
+  IdParams,
   LIFECYCLE_STATUSES,
   ListQuery,
+  PageOf,
   Profile,
   ProfileCreate,
   ProfileUpdate,
@@ -29,52 +29,50 @@ import {
 import type { ApiKeyOperations } from '../api-keys/operations.js';
 import type { ContentPolicyOperations } from '../content-policies/operations.js';
 import type { ProfileOperations } from '../registry/profiles.js';
-import type { ProviderOperations } from '../registry/providers.js';
-import type { AdminRouteContext } from '../auth/contract.js';
-import { routeSchema } from './route-schema.js';
+import type { ProviderOperations, TenantScope } from '../registry/providers.js';
+import { routeSchema } from '../admin-api/route-schema.js';
 
-export interface ResourceRouteDeps extends AdminRouteContext {
+export type TenantRecords = ResourceRepository<StoredRecord & { tenant_id: string }>;
+
+/** Who may call, and which tenant a call acts on: the Admin API's roles and tenant rules, or the registry's X-Tenant-ID. */
+export interface ResourceAccess {
+  read?: preHandlerHookHandler;
+  write?: preHandlerHookHandler;
+  remove?: preHandlerHookHandler;
+  /** The tenants a listing covers (undefined: every tenant); `requested` is the query's tenant_id. */
+  listTenants(request: FastifyRequest, requested: string | undefined): TenantScope;
+  /** The tenant an item call acts on; `records` finds the record's own. */
+  itemTenant(request: FastifyRequest, records: TenantRecords): Promise<string>;
+  /** The tenant a create acts on. */
+  createTenant(request: FastifyRequest): string;
+  /** Who ran a health check: `asked` is the query's performed_by. */
+  performedBy(request: FastifyRequest, asked: string | undefined): string;
+}
+
+export interface ResourceRouteDeps {
   store: ResourceStore;
   providers: ProviderOperations;
   profiles: ProfileOperations;
   contentPolicies: ContentPolicyOperations;
   apiKeys: ApiKeyOperations;
   checkHealth: (providerId: string, tenantId: string, performedBy: string) => Promise<unknown>;
+  access: ResourceAccess;
 }
 
-const IdParams = z.object({ id: z.string() });
-const TenantQuery = z.object({ tenant_id: z.string().min(1).optional() });
+export const TenantQuery = z.object({ tenant_id: z.string().min(1).optional() });
 const StatusListQuery = ListQuery.extend({ status: z.enum(LIFECYCLE_STATUSES).optional(), tenant_id: z.string().min(1).optional() });
 const ProfileListQuery = StatusListQuery.extend({ provider_id: z.string().optional() });
 const KeyListQuery = ListQuery.extend({ tenant_id: z.string().min(1).optional() });
 const HealthQuery = TenantQuery.extend({ performed_by: z.string().min(1).max(255).optional() });
 
-const page = <M extends z.ZodType>(item: M) => z.object({ items: z.array(item), total: z.number().int(), limit: z.number().int(), offset: z.number().int() });
-
 export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRouteDeps): void {
   const { access } = deps;
-  const read = access.require('read');
-  const write = access.require('write');
-  const remove = access.require('delete');
+  const read = access.read ? { preHandler: access.read } : {};
+  const write = access.write ? { preHandler: access.write } : {};
+  const remove = access.remove ? { preHandler: access.remove } : {};
   const idOf = (request: FastifyRequest) => IdParams.parse(request.params).id;
-  const requestedTenant = (request: FastifyRequest) => TenantQuery.parse(request.query).tenant_id;
-
-  /** The tenant an item call acts on: the one asked for, else the record's own (checked by rule 3). */
-  async function itemTenant(request: FastifyRequest, repository: ResourceRepository<StoredRecord & { tenant_id: string }>): Promise<string> {
-    const requested = requestedTenant(request);
-    if (requested) return access.tenantFor(request, requested);
-    const record = await repository.get(idOf(request));
-    return access.tenantFor(request, record?.tenant_id);
-  }
-
-  /** The tenant a create acts on: the body's tenant_id, else the query's, else the caller's. */
-  function createTenant(request: FastifyRequest): string {
-    const body = request.body;
-    const tenant = body !== null && typeof body === 'object' ? (body as Record<string, unknown>).tenant_id : undefined;
-    const fromBody = typeof tenant === 'string' && tenant !== '' ? tenant : undefined;
-    return access.tenantFor(request, fromBody ?? requestedTenant(request));
-  }
-
+  const itemTenant = access.itemTenant;
+  const createTenant = access.createTenant;
   const itemParams = { params: IdParams, querystring: TenantQuery };
 
   // --- providers ---------------------------------------------------------------------------------
@@ -83,25 +81,25 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     const { providers } = deps;
     const repo = deps.store.providers;
     app.get('/api/v1/providers', {
-      preHandler: read,
-      schema: routeSchema({ tags, summary: 'List providers (upstream secrets masked)', querystring: StatusListQuery, response: { 200: page(Provider) } }),
+      ...read,
+      schema: routeSchema({ tags, summary: 'List providers (upstream secrets masked)', querystring: StatusListQuery, response: { 200: PageOf(Provider) } }),
       handler: async (request) => {
         const query = StatusListQuery.parse(request.query);
-        return providers.list(access.tenantsFor(request, query.tenant_id), query);
+        return providers.list(access.listTenants(request, query.tenant_id), query);
       },
     });
     app.post('/api/v1/providers', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Create a provider (DRAFT)', body: ProviderCreate, querystring: TenantQuery, response: { 201: Provider } }),
       handler: async (request, reply) => reply.code(201).send(await providers.create(request.body, createTenant(request))),
     });
     app.get('/api/v1/providers/:id', {
-      preHandler: read,
+      ...read,
       schema: routeSchema({ tags, summary: 'Get a provider', ...itemParams, response: { 200: Provider } }),
       handler: async (request) => providers.get(idOf(request), await itemTenant(request, repo)),
     });
     app.put('/api/v1/providers/:id', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({
         tags,
         summary: 'Update a provider',
@@ -113,7 +111,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
       handler: async (request) => providers.update(idOf(request), request.body, await itemTenant(request, repo)),
     });
     app.delete('/api/v1/providers/:id', {
-      preHandler: remove,
+      ...remove,
       schema: routeSchema({ tags, summary: 'Delete a provider', ...itemParams, response: { 204: null } }),
       handler: async (request, reply) => {
         await providers.remove(idOf(request), await itemTenant(request, repo));
@@ -122,17 +120,17 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     });
     for (const move of ['activate', 'archive', 'reactivate'] as const) {
       app.post(`/api/v1/providers/:id/${move}`, {
-        preHandler: write,
+        ...write,
         schema: routeSchema({ tags, summary: `${move} a provider`, ...itemParams, response: { 200: Provider } }),
         handler: async (request) => providers[move](idOf(request), await itemTenant(request, repo)),
       });
     }
     app.post('/api/v1/providers/:id/health-check', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Run a health check now', params: IdParams, querystring: HealthQuery }),
       handler: async (request) => {
         const { performed_by } = HealthQuery.parse(request.query);
-        return deps.checkHealth(idOf(request), await itemTenant(request, repo), performed_by ?? access.principal(request).username);
+        return deps.checkHealth(idOf(request), await itemTenant(request, repo), access.performedBy(request, performed_by));
       },
     });
   }
@@ -143,30 +141,30 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     const { profiles } = deps;
     const repo = deps.store.profiles;
     app.get('/api/v1/profiles', {
-      preHandler: read,
-      schema: routeSchema({ tags, summary: 'List security profiles', querystring: ProfileListQuery, response: { 200: page(Profile) } }),
+      ...read,
+      schema: routeSchema({ tags, summary: 'List security profiles', querystring: ProfileListQuery, response: { 200: PageOf(Profile) } }),
       handler: async (request) => {
         const query = ProfileListQuery.parse(request.query);
-        return profiles.list(access.tenantsFor(request, query.tenant_id), query);
+        return profiles.list(access.listTenants(request, query.tenant_id), query);
       },
     });
     app.post('/api/v1/profiles', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Create a security profile (DRAFT) for an ACTIVE provider', body: ProfileCreate, querystring: TenantQuery, response: { 201: Profile } }),
       handler: async (request, reply) => reply.code(201).send(await profiles.create(request.body, createTenant(request))),
     });
     app.get('/api/v1/profiles/:id', {
-      preHandler: read,
+      ...read,
       schema: routeSchema({ tags, summary: 'Get a security profile', ...itemParams, response: { 200: Profile } }),
       handler: async (request) => profiles.get(idOf(request), await itemTenant(request, repo)),
     });
     app.put('/api/v1/profiles/:id', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Update a security profile (nested settings merge field by field)', body: ProfileUpdate, ...itemParams, response: { 200: Profile } }),
       handler: async (request) => profiles.update(idOf(request), request.body, await itemTenant(request, repo)),
     });
     app.delete('/api/v1/profiles/:id', {
-      preHandler: remove,
+      ...remove,
       schema: routeSchema({ tags, summary: 'Delete a security profile', ...itemParams, response: { 204: null } }),
       handler: async (request, reply) => {
         await profiles.remove(idOf(request), await itemTenant(request, repo));
@@ -175,7 +173,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     });
     for (const move of ['activate', 'archive', 'reactivate'] as const) {
       app.post(`/api/v1/profiles/:id/${move}`, {
-        preHandler: write,
+        ...write,
         schema: routeSchema({ tags, summary: `${move} a security profile`, ...itemParams, response: { 200: Profile } }),
         handler: async (request) => profiles[move](idOf(request), await itemTenant(request, repo)),
       });
@@ -188,35 +186,35 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     const { contentPolicies } = deps;
     const repo = deps.store.contentPolicies;
     app.get('/api/v1/content-policies', {
-      preHandler: read,
-      schema: routeSchema({ tags, summary: 'List content policies', querystring: StatusListQuery, response: { 200: page(ContentPolicy) } }),
+      ...read,
+      schema: routeSchema({ tags, summary: 'List content policies', querystring: StatusListQuery, response: { 200: PageOf(ContentPolicy) } }),
       handler: async (request) => {
         const query = StatusListQuery.parse(request.query);
-        return contentPolicies.list(access.tenantsFor(request, query.tenant_id), query);
+        return contentPolicies.list(access.listTenants(request, query.tenant_id), query);
       },
     });
     app.post('/api/v1/content-policies', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Create a content policy (DRAFT)', body: ContentPolicyCreate, querystring: TenantQuery, response: { 201: ContentPolicy } }),
       handler: async (request, reply) => reply.code(201).send(await contentPolicies.create(request.body, createTenant(request))),
     });
     app.get('/api/v1/content-policies/:id', {
-      preHandler: read,
+      ...read,
       schema: routeSchema({ tags, summary: 'Get a content policy', ...itemParams, response: { 200: ContentPolicy } }),
       handler: async (request) => contentPolicies.get(idOf(request), await itemTenant(request, repo)),
     });
     app.put('/api/v1/content-policies/:id', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Update a content policy', body: ContentPolicyUpdate, ...itemParams, response: { 200: ContentPolicy } }),
       handler: async (request) => contentPolicies.update(idOf(request), request.body, await itemTenant(request, repo)),
     });
     app.post('/api/v1/content-policies/:id/activate', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Activate a content policy (DRAFT → ACTIVE)', ...itemParams, response: { 200: ContentPolicy } }),
       handler: async (request) => contentPolicies.activate(idOf(request), await itemTenant(request, repo)),
     });
     app.delete('/api/v1/content-policies/:id', {
-      preHandler: remove,
+      ...remove,
       schema: routeSchema({ tags, summary: 'Delete a content policy', ...itemParams, response: { 204: null } }),
       handler: async (request, reply) => {
         await contentPolicies.remove(idOf(request), await itemTenant(request, repo));
@@ -231,35 +229,35 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     const { apiKeys } = deps;
     const repo = deps.store.apiKeys;
     app.get('/api/v1/api-keys', {
-      preHandler: read,
-      schema: routeSchema({ tags, summary: 'List gateway API keys (prefix only, never the key)', querystring: KeyListQuery, response: { 200: page(ApiKeyPublic) } }),
+      ...read,
+      schema: routeSchema({ tags, summary: 'List gateway API keys (prefix only, never the key)', querystring: KeyListQuery, response: { 200: PageOf(ApiKeyPublic) } }),
       handler: async (request) => {
         const query = KeyListQuery.parse(request.query);
-        return apiKeys.list(access.tenantsFor(request, query.tenant_id), { limit: query.limit, offset: query.offset });
+        return apiKeys.list(access.listTenants(request, query.tenant_id), { limit: query.limit, offset: query.offset });
       },
     });
     app.post('/api/v1/api-keys', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Create a gateway API key', description: 'The reply carries the key in clear, the only time it is shown.', body: ApiKeyCreate, response: { 201: ApiKeyCreated } }),
       handler: async (request, reply) => reply.code(201).send(await apiKeys.create(request.body, createTenant(request))),
     });
     app.get('/api/v1/api-keys/:id', {
-      preHandler: read,
+      ...read,
       schema: routeSchema({ tags, summary: 'Get a gateway API key', ...itemParams, response: { 200: ApiKeyPublic } }),
       handler: async (request) => apiKeys.get(idOf(request), await itemTenant(request, repo)),
     });
     app.put('/api/v1/api-keys/:id', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Rename, change the rate limit, or revoke', body: ApiKeyUpdate, ...itemParams, response: { 200: ApiKeyPublic } }),
       handler: async (request) => apiKeys.update(idOf(request), request.body, await itemTenant(request, repo)),
     });
     app.post('/api/v1/api-keys/:id/revoke', {
-      preHandler: write,
+      ...write,
       schema: routeSchema({ tags, summary: 'Revoke a gateway API key (the gateway refuses it from the next bundle on)', ...itemParams, response: { 200: ApiKeyPublic } }),
       handler: async (request) => apiKeys.update(idOf(request), { revoked: true }, await itemTenant(request, repo)),
     });
     app.delete('/api/v1/api-keys/:id', {
-      preHandler: remove,
+      ...remove,
       schema: routeSchema({ tags, summary: 'Delete a gateway API key', ...itemParams, response: { 204: null } }),
       handler: async (request, reply) => {
         await apiKeys.remove(idOf(request), await itemTenant(request, repo));
