@@ -6,3 +6,4 @@ export * from './run.js';
 export * from './trace.js';
 export * from './request-stats.js';
 export { clientErrorOf, rawErrorResponse } from './client-errors.js';
+export * from './detector-service.js';

@@ -1,6 +1,6 @@
 // The Content Policy Service (spec: port 8089, POST /api/v1/evaluate, liveness GET /health): a thin
 // route around the in-process evaluator, so HTTP and in-process callers run the same code.
-import { createService, type Service, type ServiceOptions } from '@palisade/core';
+import { buildDetectorService, type DetectorServiceOptions, type Service } from '@palisade/core';
 import { createContentPolicyEvaluator, type ContentPolicyEvaluator } from './evaluator.js';
 import { CONTENT_POLICY_LIMITS } from './limits.js';
 import type { EvaluateRequest } from './schemas.js';
@@ -9,14 +9,9 @@ export const CONTENT_POLICY_EVALUATE_PATH = '/api/v1/evaluate';
 /** The spec's liveness path for this component; /health/live and /health/ready are answered too. */
 export const CONTENT_POLICY_HEALTH_PATH = '/health';
 
-export interface ContentPolicyServiceOptions {
+export interface ContentPolicyServiceOptions extends DetectorServiceOptions {
   /** Default: a new createContentPolicyEvaluator(). Pass one to share its cache with in-process callers. */
   evaluator?: ContentPolicyEvaluator;
-  /** A pino logger to share (the CLI's). */
-  logger?: ServiceOptions['logger'];
-  logLevel?: string;
-  /** When set, every route but health and metrics needs it in X-Internal-Token (DECISIONS.md). */
-  internalToken?: string | undefined;
 }
 
 /**
@@ -25,16 +20,14 @@ export interface ContentPolicyServiceOptions {
  */
 export function buildContentPolicyService(options: ContentPolicyServiceOptions = {}): Service {
   const evaluator = options.evaluator ?? createContentPolicyEvaluator();
-  const service = createService({
-    name: 'content-policy',
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    internalToken: options.internalToken,
-    livenessPaths: [CONTENT_POLICY_HEALTH_PATH],
-    bodyLimit: CONTENT_POLICY_LIMITS.bodyLimitBytes,
-  });
-  service.app.post(CONTENT_POLICY_EVALUATE_PATH, async (request) =>
-    evaluator.detect(request.body as EvaluateRequest, { traceId: String(request.id) }),
+  return buildDetectorService(
+    {
+      name: 'content-policy',
+      path: CONTENT_POLICY_EVALUATE_PATH,
+      livenessPaths: [CONTENT_POLICY_HEALTH_PATH],
+      bodyLimit: CONTENT_POLICY_LIMITS.bodyLimitBytes,
+      handle: (body, call) => evaluator.detect(body as EvaluateRequest, { traceId: call.traceId }),
+    },
+    options,
   );
-  return service;
 }

@@ -1,12 +1,12 @@
 // The Content Safety service (spec: port 8088, POST /api/v1/analyze; ours: GET /api/v1/device-info):
 // a thin route around the in-process analyzer, so HTTP and in-process callers run the same code.
-import { createService, envInt, envSecret, envString, envUrl, parseEnv, type EnvValues, type Service, type ServiceOptions } from '@palisade/core';
+import { buildDetectorService, DEVICE_INFO_PATH, envInt, envSecret, envString, envUrl, parseEnv, type DetectorServiceOptions, type EnvValues, type Service } from '@palisade/core';
 import { createContentSafetyAnalyzer, type ContentSafetyAnalyzer } from './analyzer.js';
 import { CONTENT_SAFETY_DEFAULT_MODEL, CONTENT_SAFETY_LIMITS } from './limits.js';
 import type { AnalyzeRequest } from './schemas.js';
 
 export const CONTENT_SAFETY_ANALYZE_PATH = '/api/v1/analyze';
-export const CONTENT_SAFETY_DEVICE_INFO_PATH = '/api/v1/device-info';
+export const CONTENT_SAFETY_DEVICE_INFO_PATH = DEVICE_INFO_PATH;
 
 export const CONTENT_SAFETY_ENV = {
   /** The OpenAI-compatible server of the guard model (on a GPU); unset: analyze answers 503. */
@@ -24,14 +24,10 @@ export function loadContentSafetyEnv(env: NodeJS.ProcessEnv = process.env): Cont
   return parseEnv(CONTENT_SAFETY_ENV, env);
 }
 
-export interface ContentSafetyServiceOptions {
+export interface ContentSafetyServiceOptions extends DetectorServiceOptions {
   /** Default: createContentSafetyAnalyzer() from `env`. Pass one to share it with in-process callers. */
   analyzer?: ContentSafetyAnalyzer;
   env?: ContentSafetyEnv;
-  logger?: ServiceOptions['logger'];
-  logLevel?: string;
-  /** When set, every route but health and metrics needs it in X-Internal-Token (DECISIONS.md). */
-  internalToken?: string | undefined;
 }
 
 /**
@@ -43,15 +39,19 @@ export interface ContentSafetyServiceOptions {
  */
 export function buildContentSafetyService(options: ContentSafetyServiceOptions = {}): Service {
   const env = options.env ?? loadContentSafetyEnv({});
-  const service = createService({
-    name: 'content-safety',
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    internalToken: options.internalToken,
-    bodyLimit: CONTENT_SAFETY_LIMITS.bodyLimitBytes,
-    readiness: options.analyzer || env.CONTENT_SAFETY_MODEL_URL ? { model_server: () => analyzer.ready() } : {},
-    closers: [() => analyzer.close()],
-  });
+  const service = buildDetectorService(
+    {
+      name: 'content-safety',
+      path: CONTENT_SAFETY_ANALYZE_PATH,
+      bodyLimit: CONTENT_SAFETY_LIMITS.bodyLimitBytes,
+      readiness: options.analyzer || env.CONTENT_SAFETY_MODEL_URL ? { model_server: () => analyzer.ready() } : {},
+      closers: [() => analyzer.close()],
+      // A caller that stops waiting (its detector timeout) stops the model call too.
+      handle: (body, call) => analyzer.detect(body as AnalyzeRequest, { traceId: call.traceId, signal: call.signal }),
+      deviceInfo: () => analyzer.deviceInfo(),
+    },
+    options,
+  );
   const analyzer =
     options.analyzer ??
     createContentSafetyAnalyzer({
@@ -61,14 +61,5 @@ export function buildContentSafetyService(options: ContentSafetyServiceOptions =
       timeoutMs: env.CONTENT_SAFETY_TIMEOUT_MS,
       logger: service.app.log,
     });
-  service.app.post(CONTENT_SAFETY_ANALYZE_PATH, async (request, reply) => {
-    // A caller that stops waiting (its detector timeout) stops the model call too.
-    const aborted = new AbortController();
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableEnded) aborted.abort(new Error('the caller went away'));
-    });
-    return analyzer.detect(request.body as AnalyzeRequest, { traceId: String(request.id), signal: aborted.signal });
-  });
-  service.app.get(CONTENT_SAFETY_DEVICE_INFO_PATH, async () => analyzer.deviceInfo());
   return service;
 }

@@ -1,18 +1,13 @@
 // The Threat Detector service (spec: port 8090, POST /api/v1/detect): a thin route around the in-process
 // detector, so HTTP and in-process callers run the same code. /health/ready answers 200 once the model
 // is loaded and carries `device` and `model_version`; GET /api/v1/device-info gives the device details.
-import { createService, type Service, type ServiceOptions } from '@palisade/core';
+import { buildDetectorService, type DetectorServiceOptions, type Service } from '@palisade/core';
 import type { ThreatDetector } from './detector.js';
-import { THREAT_DETECT_PATH, THREAT_DEVICE_INFO_PATH, THREAT_LIMITS } from './limits.js';
+import { THREAT_DETECT_PATH, THREAT_LIMITS } from './limits.js';
 import type { ThreatDetectRequest } from './schemas.js';
 
-export interface ThreatServiceOptions {
+export interface ThreatServiceOptions extends DetectorServiceOptions {
   detector: ThreatDetector;
-  /** A pino logger to share (the CLI's). */
-  logger?: ServiceOptions['logger'];
-  logLevel?: string;
-  /** When set, every route but health and metrics needs it in X-Internal-Token (DECISIONS.md). */
-  internalToken?: string | undefined;
   /** Closed with the service (default true): the service owns the detector it was given. */
   closeDetector?: boolean;
 }
@@ -23,32 +18,25 @@ export interface ThreatServiceOptions {
  */
 export function buildThreatService(options: ThreatServiceOptions): Service {
   const { detector } = options;
-  const service = createService({
-    name: 'threat-detector',
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    internalToken: options.internalToken,
-    bodyLimit: THREAT_LIMITS.bodyLimitBytes,
-    readiness: {
-      // Loading happened before the service was built; this fails once the detector is closed.
-      model: async () => {
-        await detector.score('');
+  const service = buildDetectorService(
+    {
+      name: 'threat-detector',
+      path: THREAT_DETECT_PATH,
+      bodyLimit: THREAT_LIMITS.bodyLimitBytes,
+      readiness: {
+        // Loading happened before the service was built; this fails once the detector is closed.
+        model: async () => {
+          await detector.score('');
+        },
       },
+      closers: options.closeDetector === false ? [] : [() => detector.close()],
+      // A caller that hangs up before the answer stops the scoring of a long prompt between chunks.
+      handle: (body, call) => detector.detect(body as ThreatDetectRequest, { signal: call.signal, traceId: call.traceId }),
+      deviceInfo: () => ({ status: 'ok', ...detector.deviceInfo() }),
     },
-    closers: options.closeDetector === false ? [] : [() => detector.close()],
-  });
+    options,
+  );
   const { app } = service;
-
-  app.post(THREAT_DETECT_PATH, async (request, reply) => {
-    const controller = new AbortController();
-    // A client that hangs up before the answer stops the scoring of a long prompt between chunks.
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) controller.abort();
-    });
-    return detector.detect(request.body as ThreatDetectRequest, { signal: controller.signal, traceId: String(request.id) });
-  });
-
-  app.get(THREAT_DEVICE_INFO_PATH, async () => ({ status: 'ok', ...detector.deviceInfo() }));
 
   // core's /health/ready body lists checks only; the device in use belongs there too (the issue's
   // requirement), so the answer is extended on its way out.

@@ -1,7 +1,7 @@
 // The Normalizer service (spec: Request Normalizer, port 8081): POST /api/v1/normalize around the
 // in-process normalizer, so the gateway's HTTP and in-process wirings run the same code.
 import { z } from 'zod';
-import { createService, type Service, type ServiceOptions } from '@palisade/core';
+import { buildDetectorService, type DetectorServiceOptions, type Service } from '@palisade/core';
 import type { Normalizer } from './normalize.js';
 
 export const NORMALIZER_PORT = 8081;
@@ -30,12 +30,8 @@ export interface NormalizeResponse {
   changed: boolean;
 }
 
-export interface NormalizerServiceOptions {
+export interface NormalizerServiceOptions extends DetectorServiceOptions {
   normalizer: Normalizer;
-  logger?: ServiceOptions['logger'];
-  logLevel?: string;
-  /** When set, every route but health and metrics needs it in X-Internal-Token (DECISIONS.md). */
-  internalToken?: string | undefined;
 }
 
 /**
@@ -44,21 +40,21 @@ export interface NormalizerServiceOptions {
  * Translation outages are not errors here either: `translation` says 'unavailable' or 'failed'.
  */
 export function buildNormalizerService(options: NormalizerServiceOptions): Service {
-  const service = createService({
-    name: 'normalizer',
-    ...(options.logger ? { logger: options.logger } : {}),
-    ...(options.logLevel ? { logLevel: options.logLevel } : {}),
-    internalToken: options.internalToken,
-    bodyLimit: NORMALIZER_LIMITS.bodyLimitBytes,
-  });
-  service.app.post(NORMALIZE_PATH, async (request): Promise<NormalizeResponse> => {
-    const body = NormalizeRequestSchema.parse(request.body);
-    const result = await options.normalizer.normalize(
-      { text: body.text, profile: { translation: body.translation }, homoglyphs: body.homoglyphs },
-      { traceId: String(request.id) },
-    );
-    if (result.translationError) request.log.warn({ translation: result.translation, reason: result.translationError }, 'translation skipped');
-    return { normalized: result.normalized, language: result.language, translated: result.translated, translation: result.translation, changed: result.changed };
-  });
-  return service;
+  return buildDetectorService(
+    {
+      name: 'normalizer',
+      path: NORMALIZE_PATH,
+      bodyLimit: NORMALIZER_LIMITS.bodyLimitBytes,
+      async handle(input, call): Promise<NormalizeResponse> {
+        const body = NormalizeRequestSchema.parse(input);
+        const result = await options.normalizer.normalize(
+          { text: body.text, profile: { translation: body.translation }, homoglyphs: body.homoglyphs },
+          { traceId: call.traceId },
+        );
+        if (result.translationError) call.log.warn({ translation: result.translation, reason: result.translationError }, 'translation skipped');
+        return { normalized: result.normalized, language: result.language, translated: result.translated, translation: result.translation, changed: result.changed };
+      },
+    },
+    options,
+  );
 }
