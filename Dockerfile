@@ -20,13 +20,17 @@ COPY gateway/package.json gateway/
 COPY detectors/package.json detectors/
 COPY admin/package.json admin/
 COPY operator/package.json operator/
+COPY mock-llm/package.json mock-llm/
 COPY hack/package.json hack/
+COPY ui/package.json ui/
 COPY cli/package.json cli/
 # ensure-installed runs `npm ci` and stamps it, so the build step below does not install again.
 RUN node scripts/ensure-installed.mjs
 COPY . .
+# The image ships the product only: not the bench, the Kafka test broker or the chart renderer (hack/).
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
+ && rm -rf hack node_modules/@palisade/hack \
  && find . -name '*.tsbuildinfo' -delete
 
 FROM node:20-bookworm-slim

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, createWrite
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 
-const WORKSPACES = ['core', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli', 'ui'];
+const WORKSPACES = ['core', 'mock-llm', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli', 'ui'];
 const filters = process.argv.slice(2);
 
 function findTests(dir) {
@@ -27,7 +27,7 @@ function findTests(dir) {
 }
 
 // A compiled test whose source was deleted is left behind in dist/ by tsc; it is not run.
-const hasSource = (file) => existsSync(file.replace(/^(\w+)[/\\]dist[/\\]/, '$1/src/').replace(/\.js$/, '.ts'));
+const hasSource = (file) => existsSync(file.replace(/^([\w-]+)[/\\]dist[/\\]/, '$1/src/').replace(/\.js$/, '.ts'));
 
 const files = WORKSPACES.flatMap((ws) => findTests(join(ws, 'dist')))
   .filter(hasSource)

@@ -39,7 +39,7 @@ import {
   loadGatewayConfig,
   NORMALIZER_PORT,
 } from '@palisade/gateway';
-import { createMockLlm } from '@palisade/hack';
+import { createMockLlm } from '@palisade/mock-llm';
 import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource, createOperatorComponent } from '@palisade/operator';
 import { buildUiServer, DEFAULT_WEB_ROOT, loadUiEnv, UI_PORT } from '@palisade/ui';
 import type { ComponentContext } from './context.js';

@@ -1,2 +1,1 @@
-export * from './mock-llm/index.js';
 export * from './kafka-broker/index.js';

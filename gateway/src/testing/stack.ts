@@ -18,7 +18,7 @@ import {
   type Streams,
 } from '@palisade/core';
 import { TEST_REDIS_URL } from '@palisade/core/testing';
-import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/hack';
+import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/mock-llm';
 import { buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
 import { createInspectionDetectors, type InspectionDetectors } from '../pipeline/detectors.js';
 import { createGatewayComponent, type GatewayComponent } from '../server/component.js';

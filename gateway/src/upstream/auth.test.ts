@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createMemoryStreams } from '@palisade/core';
-import { DEFAULT_OAUTH_CLIENT, DEFAULT_SCOPE } from '@palisade/hack';
+import { DEFAULT_OAUTH_CLIENT, DEFAULT_SCOPE } from '@palisade/mock-llm';
 import { basicCredentials, oauthCacheKey, tokenExpiresAt, tokenUsableUntil, type OAuthClientCredentials } from './auth.js';
 import { createUpstreamClient } from './client.js';
 import { chatBody, expectPalisadeError, freePort, startHarness, startRawServer } from './test-util.js';

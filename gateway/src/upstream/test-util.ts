@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Test } from 'tap';
 import { createMemoryStreams, PalisadeError, type Cache, type Streams } from '@palisade/core';
-import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/hack';
+import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/mock-llm';
 import { createUpstreamClient } from './client.js';
 import type { UpstreamClient, UpstreamClientOptions } from './types.js';
 

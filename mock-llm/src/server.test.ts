@@ -1,7 +1,7 @@
 // Server lifecycle, health, request recording, reset and request validation.
 import t from 'tap';
 import { createMockLlm } from './server.js';
-import { call, startMock } from './test-util.js';
+import { call, startMock } from './testing/index.js';
 
 t.test('listen returns a base URL; health answers on /health and /', async (t) => {
   const { url, mock } = await startMock(t);

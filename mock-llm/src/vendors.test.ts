@@ -1,6 +1,6 @@
 // One test per vendor format: response shape and the echo of the prompt that was sent.
 import t from 'tap';
-import { call, startMock } from './test-util.js';
+import { call, startMock } from './testing/index.js';
 
 t.test('vendor_a chat completions', async (t) => {
   const { url } = await startMock(t);

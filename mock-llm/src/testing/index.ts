@@ -1,7 +1,7 @@
 // Test helpers: a listening mock torn down with the test, and small fetch wrappers.
 import type { Test } from 'tap';
-import { createMockLlm } from './server.js';
-import type { MockLlm, MockLlmOptions } from './types.js';
+import { createMockLlm } from '../server.js';
+import type { MockLlm, MockLlmOptions } from '../types.js';
 
 export async function startMock(t: Test, options?: MockLlmOptions): Promise<{ mock: MockLlm; url: string }> {
   const mock = createMockLlm(options);

@@ -1,6 +1,6 @@
 // Per-request controls: reply, reply-json, delay, status, close, hang (headers and query).
 import t from 'tap';
-import { call, startMock } from './test-util.js';
+import { call, startMock } from './testing/index.js';
 
 const chatBody = { messages: [{ role: 'user', content: 'my email is a@b.c' }] };
 

@@ -1,6 +1,6 @@
 // vendor_i: OAuth 2.0 client credentials, then a chat that needs a live token it issued.
 import t from 'tap';
-import { call, startMock } from './test-util.js';
+import { call, startMock } from './testing/index.js';
 
 const basic = (id: string, secret: string): string => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
