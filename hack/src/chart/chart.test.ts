@@ -28,6 +28,7 @@ const SPEC_COMPONENTS = [
   { command: 'operator', liveness: '/health/live' },
   { command: 'idp', port: 8080, liveness: '/health/live' },
   { command: 'auth-proxy', port: 4180, liveness: '/health/live' },
+  { command: 'ui', port: 4200, liveness: '/health/live' },
 ] as const;
 
 const GPU_COMPONENTS = {
@@ -227,6 +228,9 @@ t.test('NetworkPolicies: only the gateway reaches the detectors', async (t) => {
   t.ok(ingressAllowed(policies, labels('admin-api'), labels('auth-proxy'), 'http'), 'the authentication proxy reaches the admin API');
   t.notOk(ingressAllowed(policies, labels('admin-api'), labels('gateway'), 'http'), 'nobody else does');
   t.ok(ingressAllowed(policies, labels('auth-proxy'), outsider, 'http'), 'the proxy is open');
+  t.ok(ingressAllowed(policies, labels('ui'), labels('auth-proxy'), 'http'), 'the proxy reaches the Admin UI');
+  t.notOk(ingressAllowed(policies, labels('ui'), outsider, 'http'), 'the Admin UI is not open: only behind the login');
+  t.ok(ingressAllowed(policies, labels('admin-api'), labels('ui'), 'http'), 'the Admin UI reaches the Admin API (it forwards /api/*)');
   t.ok(ingressAllowed(policies, labels('idp'), outsider, 'http'), 'the IdP is open (browsers log in there)');
   t.notOk(ingressAllowed(policies, labels('event-writer'), labels('gateway'), 'http'), 'nothing calls the event writer');
   t.equal(policies.length, ofKind(objects, 'Deployment').length, 'one policy per component');
@@ -367,6 +371,8 @@ t.test('login: the Admin API behind the proxy, one shared secret, the IdP and an
   t.equal(proxy.get('AUTH_PROXY_ISSUER_URL')?.value, 'https://login.example.com');
   t.equal(proxy.get('AUTH_PROXY_REDIRECT_URL')?.value, 'https://palisade.example.com/oauth2/callback');
   t.equal(proxy.get('AUTH_PROXY_API_UPSTREAM')?.value, 'http://pal-palisade-admin-api:8001');
+  t.equal(proxy.get('AUTH_PROXY_UPSTREAM')?.value, 'http://pal-palisade-ui:4200', 'pages go to the Admin UI');
+  t.equal(envOf(container(objects, 'ui')).get('ADMIN_API_URL')?.value, 'http://pal-palisade-admin-api:8001');
   t.equal(idp.get('IDP_ISSUER')?.value, 'https://login.example.com');
   t.equal(idp.get('IDP_REDIRECT_URIS')?.value, 'https://palisade.example.com/oauth2/callback');
   t.ok(idp.get('DATABASE_URL') && idp.get('PALISADE_SECRET_KEY'), 'the IdP keeps users, sessions and sealed keys in PostgreSQL');
