@@ -21,13 +21,25 @@ function isUserFacing(error: unknown): error is Error {
 /** The components that read the security-event stream (the registry runs an event writer). */
 const EVENT_READERS = ['registry', 'event-writer', 'event-exporter'];
 
+/** The in-process stream's cap for a gateway whose events nobody in its process reads. */
+const UNREAD_STREAM_CAP = '100000';
+
+/** A gateway without REDIS_URL and without an event reader in its process: nobody ever reads its events. */
+function eventsUnread(names: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  return names.includes('gateway') && !env.REDIS_URL && !names.some((n) => EVENT_READERS.includes(n));
+}
+
 /**
- * A gateway without REDIS_URL appends its security events to a stream in its own memory; without a
- * reader in the same process nobody ever stores or exports them, and they fill that memory up to
- * GATEWAY_EVENTS_STREAM_MAX_LEN entries. Said once at start-up, since it is a deployment mistake.
+ * Such a gateway appends its security events to a stream in its own memory that nobody stores or
+ * exports, so that stream gets a cap (GATEWAY_EVENTS_STREAM_MAX_LEN, default 100,000 here; a read
+ * stream has none, its readers trim what they acked). Said once at start-up: a deployment mistake.
  */
+function withUnreadEventsCap(names: readonly string[], env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return eventsUnread(names, env) && !env.GATEWAY_EVENTS_STREAM_MAX_LEN ? { ...env, GATEWAY_EVENTS_STREAM_MAX_LEN: UNREAD_STREAM_CAP } : env;
+}
+
 function warnOnUnreadEvents(names: readonly string[], ctx: ReturnType<typeof createContext>): void {
-  if (!names.includes('gateway') || ctx.config.REDIS_URL || names.some((n) => EVENT_READERS.includes(n))) return;
+  if (!eventsUnread(names, ctx.env)) return;
   ctx.logger.warn(
     { component: 'gateway' },
     'REDIS_URL is not set and no event writer runs in this process: security events stay in this process, unread (up to GATEWAY_EVENTS_STREAM_MAX_LEN of them); set REDIS_URL, or start the gateway with the registry or event-writer',
@@ -35,7 +47,7 @@ function warnOnUnreadEvents(names: readonly string[], ctx: ReturnType<typeof cre
 }
 
 async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const ctx = createContext(withProxySecret(names, env), undefined, names);
+  const ctx = createContext(withUnreadEventsCap(names, withProxySecret(names, env)), undefined, names);
   const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
   const running: RunningComponent[] = [];
   // Stop in reverse start order, so a component never outlives what it depends on.

@@ -37,6 +37,11 @@ export interface ConsumerGroupWorkerOptions {
   consumer?: string | undefined;
   /** Entries pending this long with another consumer are taken over (default 30 s). */
   claimIdleMs?: number | undefined;
+  /**
+   * How often the worker removes what every group of the stream has acked (default 5 s; trimAcked is
+   * safe for any group to run, so the stream stays short without a length cap that could drop unread entries).
+   */
+  trimEveryMs?: number | undefined;
   /** First retry delay after a failure (default 250 ms), doubled up to retryMaxMs (default 10 s). */
   retryInitialMs?: number | undefined;
   retryMaxMs?: number | undefined;
@@ -83,6 +88,8 @@ export function createConsumerGroupWorker(options: ConsumerGroupWorkerOptions): 
   const retryInitialMs = options.retryInitialMs ?? 250;
   const retryMaxMs = options.retryMaxMs ?? 10_000;
   const now = options.now ?? Date.now;
+  const trimEveryMs = options.trimEveryMs ?? 5_000;
+  let lastTrimAt = now();
   // Stale entries appear at most once per claimIdleMs; looking more often than that (bounded) is enough.
   const claimEveryMs = Math.min(claimIdleMs, 5_000);
   const state: ConsumerGroupWorkerState = { running: false, degraded: false, failures: 0, lastError: null, claimed: 0 };
@@ -123,6 +130,11 @@ export function createConsumerGroupWorker(options: ConsumerGroupWorkerOptions): 
       groupReady = true;
     }
     const result = await options.cycle(reader, force);
+    if (result.read > 0 && now() - lastTrimAt >= trimEveryMs) {
+      lastTrimAt = now();
+      // Housekeeping: a failure here is not the cycle's; the next trim removes the same entries.
+      await events.trimAcked(stream).catch(() => 0);
+    }
     if (state.degraded) {
       state.degraded = false;
       options.onRecovered?.();

@@ -255,6 +255,22 @@ export class MemoryEventStream implements EventStream {
     return s === undefined ? 0 : dropOldest(s, maxLen);
   }
 
+  async trimAcked(stream: string): Promise<number> {
+    this.life.assertOpen();
+    checkName('stream', stream);
+    const s = this.streams.get(stream);
+    if (s === undefined || s.groups.size === 0) return 0;
+    // The first entry some group still needs: its oldest pending one, else the one after its last delivered.
+    let keepFrom = s.entries.length;
+    for (const g of s.groups.values()) {
+      const oldestPending = g.pel.keys().next();
+      const needed = oldestPending.done ? MemoryEventStream.firstAfter(s.entries, g.lastDelivered) : s.entries.findIndex((e) => e.id === oldestPending.value);
+      if (needed >= 0) keepFrom = Math.min(keepFrom, needed);
+    }
+    s.entries.splice(0, keepFrom);
+    return keepFrom;
+  }
+
   clear(): void {
     this.streams.clear();
     this.waiters.clear();

@@ -145,10 +145,47 @@ export class RedisEventStream implements EventStream {
     return Array.isArray(reply) ? Number(reply[0]) : 0;
   }
 
+  async trimAcked(stream: string): Promise<number> {
+    this.life.assertOpen();
+    const key = this.key(stream);
+    let groups: unknown;
+    try {
+      groups = await this.client.call('XINFO', 'GROUPS', key);
+    } catch (err) {
+      if (err instanceof Error && /no such key/i.test(err.message)) return 0;
+      throw err;
+    }
+    if (!Array.isArray(groups) || groups.length === 0) return 0;
+    // The first id some group still needs: its oldest pending one, else the one after its last delivered.
+    let minId: [number, number] | undefined;
+    for (const raw of groups as unknown[][]) {
+      const info = new Map<string, unknown>();
+      for (let i = 0; i + 1 < raw.length; i += 2) info.set(String(raw[i]), raw[i + 1]);
+      let needed: [number, number];
+      if (Number(info.get('pending')) > 0) {
+        const summary = (await this.client.call('XPENDING', key, String(info.get('name')))) as unknown[];
+        needed = parseId(String(summary[1]));
+      } else {
+        const [ms, seq] = parseId(String(info.get('last-delivered-id')));
+        needed = [ms, seq + 1];
+      }
+      if (minId === undefined || needed[0] < minId[0] || (needed[0] === minId[0] && needed[1] < minId[1])) minId = needed;
+    }
+    if (minId === undefined) return 0;
+    // Exact MINID (not "~"): what it removes is known acked, and the count it returns is true.
+    return Number(await this.client.call('XTRIM', key, 'MINID', `${minId[0]}-${minId[1]}`));
+  }
+
   async trim(stream: string, maxLen: number): Promise<number> {
     this.life.assertOpen();
     const key = this.key(stream);
     checkInteger('maxLen', maxLen, 0);
     return Number(await this.client.call('XTRIM', key, 'MAXLEN', maxLen));
   }
+}
+
+/** A stream id's two parts (`<ms>-<seq>`). */
+function parseId(id: string): [number, number] {
+  const [ms, seq] = id.split('-');
+  return [Number(ms), Number(seq ?? 0)];
 }

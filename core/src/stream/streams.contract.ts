@@ -392,6 +392,32 @@ export function streamsContract(t: Test, factory: StreamsFactory): void {
     tt.equal(await events.pending(s, 'g'), 4, 'the trimmed ones left the pending list');
   });
 
+  t.test('events: trimAcked removes what every group has acked, never what one still needs', async (tt) => {
+    const { events } = await open(tt);
+    const s = uniq('events');
+    tt.equal(await events.trimAcked(uniq('missing')), 0, 'missing stream');
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await events.append(s, { i: String(i) }));
+    tt.equal(await events.trimAcked(s), 0, 'no group yet: nobody has read it, nothing goes');
+    await events.ensureGroup(s, 'fast');
+    await events.ensureGroup(s, 'slow');
+    const fast = await events.read(s, 'fast', 'f', { count: 10 });
+    await events.ack(s, 'fast', fast.map((e) => e.id));
+    const slow = await events.read(s, 'slow', 'w', { count: 6 });
+    await events.ack(s, 'slow', slow.slice(0, 3).map((e) => e.id)); // 3 acked, 3 pending, 4 unread
+    tt.equal(await events.trimAcked(s), 3, 'only what the slowest group acked');
+    tt.equal(await events.pending(s, 'slow'), 3);
+    const again = await events.claimStale(s, 'slow', 'w2', 0, 10);
+    tt.same(again.map((e) => e.id), ids.slice(3, 6), 'the pending ones are all still there');
+    await events.ack(s, 'slow', again.map((e) => e.id));
+    tt.equal(await events.trimAcked(s), 3, 'once acked they go');
+    const rest = await events.read(s, 'slow', 'w', { count: 10 });
+    tt.same(rest.map((e) => e.id), ids.slice(6), 'the unread ones stayed');
+    await events.ack(s, 'slow', rest.map((e) => e.id));
+    tt.equal(await events.trimAcked(s), 4);
+    tt.equal(await events.trimAcked(s), 0, 'empty');
+  });
+
   t.test('events: append with maxLen caps the stream at about maxLen, never below', async (tt) => {
     const { events } = await open(tt);
     const s = uniq('events');

@@ -139,6 +139,13 @@ export interface EventStream {
   /** Keeps only the newest maxLen entries (exactly); returns how many were removed. */
   trim(stream: string, maxLen: number): Promise<number>;
   /**
+   * Removes the entries every consumer group of the stream has acked (those older than each group's
+   * oldest pending entry and not after its last delivered one); returns how many. A stream without a
+   * group is left whole: nobody has read it yet. This is how a consumed stream stays short without a
+   * cap that could drop what a slow group has not read.
+   */
+  trimAcked(stream: string): Promise<number>;
+  /**
    * Entries an append's maxLen cap removed before every consumer group of their stream had been
    * delivered them (with no group at all: every one removed), over all streams. The in-process stream
    * counts them; Redis trims inside the server without saying what, so there it is undefined.

@@ -21,10 +21,9 @@ export interface EventEmitterOptions {
   /** How long close() keeps trying by default (default 5 s). */
   closeTimeoutMs?: number;
   /**
-   * The stream is capped at about this many entries (default 100 000): the event writer and the
-   * exporters normally read within seconds, and without a cap the stream grows with every request
-   * forever (in Redis, or in the gateway's memory when nothing in its process reads it). A reader that
-   * falls further behind than this loses the oldest entries.
+   * Caps the stream at about this many entries (Redis' MAXLEN ~). Default: no cap — the stream's
+   * consumers remove what every group has acked (trimAcked), so a slow or stopped reader loses nothing;
+   * with a cap, a reader further behind than it loses the oldest entries.
    */
   streamMaxLen?: number;
   /** Where events go while the stream is unreachable or the memory buffer is full (closed with the emitter). */

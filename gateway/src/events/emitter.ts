@@ -30,7 +30,10 @@ export function createEventEmitter(options: EventEmitterOptions): EventEmitter {
   const retryInitialMs = options.retryInitialMs ?? 100;
   const retryMaxMs = options.retryMaxMs ?? 5_000;
   const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
-  const append = { maxLen: options.streamMaxLen ?? 100_000 };
+  // No cap by default: the stream's consumers remove what every group has acked (trimAcked), and a
+  // cap would drop entries a slow or stopped writer has not read. A full Redis refuses appends, and
+  // the events go to the spill.
+  const append = options.streamMaxLen ? { maxLen: options.streamMaxLen } : {};
 
   const queue = new Deque<SecurityEvent>();
   const builds: Array<() => SecurityEvent | readonly SecurityEvent[]> = [];

@@ -58,6 +58,7 @@ export function failingAppends(real: EventStream) {
     read: (...a) => real.read(...a),
     ack: (...a) => real.ack(...a),
     claimStale: (...a) => real.claimStale(...a),
+    trimAcked: (...a) => real.trimAcked(...a),
     pending: (...a) => real.pending(...a),
     trim: (...a) => real.trim(...a),
   };

@@ -29,8 +29,12 @@ export const GATEWAY_ENV = {
   BUNDLE_STORE_URL: envUrl(['http', 'https'], 'http://127.0.0.1:9000'),
   /** Safety-net bundle check interval; change notices reload at once. */
   GATEWAY_CONFIG_POLL_SECONDS: envSeconds(0, 3600, 10),
-  /** The security-event stream is capped at about this many entries (readers further behind lose the oldest). */
-  GATEWAY_EVENTS_STREAM_MAX_LEN: envInt(1000, 100_000_000, 100_000),
+  /**
+   * 0 (default): no cap; the event writer removes what every reader has acked. A number caps the stream
+   * at about that many entries, and a reader further behind loses the oldest (for a gateway whose
+   * events nobody reads, e.g. in a bench).
+   */
+  GATEWAY_EVENTS_STREAM_MAX_LEN: envInt(0, 100_000_000, 0),
   /** Security events held in memory (queued or being appended) before they go to the spill (or, without one, are dropped). */
   GATEWAY_EVENTS_MEMORY_BUFFER: envInt(1, 10_000_000, 10_000),
   /** Where security events wait on disk while the event stream is unreachable (default <PALISADE_DATA_DIR>/gateway-events). */
