@@ -4,7 +4,8 @@
 // counter, metadata.generation bumped on spec changes only, the status subresource, finalizers
 // (DELETE marks deletionTimestamp while finalizers remain; removing the last one deletes), merge patch
 // and JSON patch, optimistic concurrency on metadata.resourceVersion, for the four palisade.io kinds,
-// Secrets, Namespaces and coordination.k8s.io Leases.
+// Secrets, Namespaces and coordination.k8s.io Leases. Custom resources are defaulted and validated
+// against the generated CRDs (schema and CEL rules, crd-validation.ts): a bad manifest gets 422.
 //
 // Hand-written because no package for Node provides one (envtest ships Go binaries of kube-apiserver
 // and etcd, which these tests cannot download), and a mock object would not exercise the real client.
@@ -12,7 +13,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { KINDS } from '../crd/kinds.js';
-import { applyJsonPatch, applyMergePatch, PatchError, type JsonPatchOperation } from './patch.js';
+import jsonPatch, { type Operation as JsonPatchOperation } from 'fast-json-patch';
+import { apply as applyMergePatch } from 'json-merge-patch';
+import { createCustomResourceValidator, ManifestInvalidError } from './crd-validation.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -95,6 +98,18 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
   let compactedBefore = 0;
   const watchers = new Set<Watcher>();
   const requests: string[] = [];
+  const validator = createCustomResourceValidator();
+
+  /** Defaults and validates a custom resource as the API server does before storing it. */
+  function admit(type: ResourceType, object: KubeObject) {
+    if (!type.custom) return;
+    try {
+      validator.admit(type.kind, object);
+    } catch (error) {
+      if (!(error instanceof ManifestInvalidError)) throw error;
+      throw new ApiError(422, 'Invalid', `${type.kind}.${type.apiVersion.split('/')[0]} "${object.metadata.name}" is invalid: ${error.message}`);
+    }
+  }
 
   const key = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
   const nextVersion = () => String(++resourceVersion);
@@ -160,6 +175,7 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
     };
     delete object.metadata.deletionTimestamp;
     if (type.custom) delete object.status;
+    admit(type, object);
     store(type).set(key(namespace, name), object);
     emit(type, 'ADDED', object);
     return object;
@@ -171,6 +187,7 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
     let object: KubeObject;
     if (statusOnly) {
       object = { ...structuredClone(current), status: structuredClone(next.status) };
+      admit(type, object);
     } else {
       object = {
         ...structuredClone(next),
@@ -190,6 +207,7 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
       if (type.custom) {
         object.status = structuredClone(current.status);
         if (object.status === undefined) delete object.status;
+        admit(type, object);
         if (JSON.stringify(current.spec) !== JSON.stringify(object.spec)) object.metadata.generation = (current.metadata.generation ?? 0) + 1;
       }
     }
@@ -301,11 +319,11 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
         const contentType = String(req.headers['content-type'] ?? '').split(';')[0];
         let patched: unknown;
         try {
-          if (contentType === 'application/merge-patch+json') patched = applyMergePatch(current, body);
-          else if (contentType === 'application/json-patch+json') patched = applyJsonPatch(current, body as JsonPatchOperation[]);
+          if (contentType === 'application/merge-patch+json') patched = applyMergePatch(structuredClone(current), body);
+          else if (contentType === 'application/json-patch+json') patched = jsonPatch.applyPatch(current, body as JsonPatchOperation[], true, false).newDocument;
           else throw new ApiError(415, 'UnsupportedMediaType', `unsupported patch type ${contentType}`);
         } catch (error) {
-          if (error instanceof PatchError) throw new ApiError(422, 'Invalid', error.message);
+          if (error instanceof jsonPatch.JsonPatchError) throw new ApiError(422, 'Invalid', error.message);
           throw error;
         }
         // A patch without a resourceVersion applies to the latest object.
