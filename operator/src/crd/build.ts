@@ -4,6 +4,10 @@ import { z } from 'zod';
 import { GROUP, KINDS, VERSION, kindDefinition, type KindDefinition, type KindName } from './kinds.js';
 import { addRules, toStructural, type JsonSchema } from './openapi.js';
 
+/** Lengths the Kubernetes condition convention allows; the operator cuts longer texts to fit. */
+export const CONDITION_REASON_MAX_LENGTH = 1024;
+export const CONDITION_MESSAGE_MAX_LENGTH = 32768;
+
 const condition: JsonSchema = {
   type: 'object',
   properties: {
@@ -11,8 +15,8 @@ const condition: JsonSchema = {
     status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
     lastTransitionTime: { type: 'string', format: 'date-time' },
-    reason: { type: 'string', maxLength: 1024 },
-    message: { type: 'string', maxLength: 32768 },
+    reason: { type: 'string', maxLength: CONDITION_REASON_MAX_LENGTH },
+    message: { type: 'string', maxLength: CONDITION_MESSAGE_MAX_LENGTH },
   },
   required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
 };
