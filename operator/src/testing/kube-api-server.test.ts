@@ -1,8 +1,12 @@
 // The test API server refuses what a real one refuses: objects that break the generated CRD's schema or
 // its CEL rules, on create, update, patch and status writes; and it fills in the schema's defaults.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { parseAllDocuments } from 'yaml';
 import { CustomObjectsApi, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { GROUP, VERSION } from '../crd/kinds.js';
+import { GROUP, KINDS, VERSION } from '../crd/kinds.js';
 import { loadKubeConfig } from '../kube/client.js';
 import { startTestKubeApiServer } from './kube-api-server.js';
 
@@ -79,4 +83,23 @@ t.test('a manifest that breaks the CRD is refused with 422 Invalid', async (t) =
     custom.patchNamespacedCustomObjectStatus({ group: GROUP, version: VERSION, namespace: NS, plural: 'providers', name: 'p', body: { status: { conditions: [condition] } } }, setHeaderOptions('Content-Type', PatchStrategy.MergePatch)),
   );
   t.match(longStatus.message, /status\.conditions\.0\.message/);
+});
+
+t.test('the kubectl examples (hack/examples) are admitted: the rules refuse only what they should', async (t) => {
+  const server = await startTestKubeApiServer();
+  t.teardown(() => server.close());
+  const custom = loadKubeConfig({ server: server.url }).makeApiClient(CustomObjectsApi);
+  const folder = fileURLToPath(new URL('../../../hack/examples/', import.meta.url));
+  const documents = readdirSync(folder)
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => parseAllDocuments(readFileSync(join(folder, f), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string; namespace: string } } | null));
+  let admitted = 0;
+  for (const object of documents) {
+    const kind = KINDS.find((k) => k.kind === object?.kind);
+    if (!object || !kind) continue;
+    await custom.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: object.metadata.namespace, plural: kind.plural, body: object });
+    t.ok(server.get(kind.plural, object.metadata.namespace, object.metadata.name), `${object.kind} ${object.metadata.name}`);
+    admitted++;
+  }
+  t.ok(admitted >= KINDS.length, 'one of each kind at least');
 });
