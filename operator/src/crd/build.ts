@@ -1,6 +1,7 @@
 // The CustomResourceDefinition objects of the four kinds, generated from the core zod models (the same
 // schemas the admin API validates with), so a CRD can never drift from the model it feeds.
 import { z } from 'zod';
+import { HEALTH_STATUSES } from '@palisade/core';
 import { GROUP, KINDS, VERSION, kindDefinition, type KindDefinition, type KindName } from './kinds.js';
 import { addRules, toStructural, type JsonSchema } from './openapi.js';
 
@@ -34,7 +35,7 @@ function statusSchema(kind: KindDefinition): JsonSchema {
       type: 'object',
       description: "The registry's latest health check of the upstream.",
       properties: {
-        status: { type: 'string', enum: ['HEALTHY', 'UNHEALTHY', 'UNKNOWN'] },
+        status: { type: 'string', enum: [...HEALTH_STATUSES] },
         latencyMs: { type: 'integer', nullable: true },
         message: { type: 'string', nullable: true },
         checkedAt: { type: 'string', nullable: true },

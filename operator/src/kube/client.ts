@@ -9,6 +9,7 @@ import {
   makeInformer,
   setHeaderOptions,
   type Informer,
+  type ListPromise,
   type ObjectCache,
   type KubernetesObject,
   type V1Secret,
@@ -80,11 +81,12 @@ export function createKubeClient(config: KubeConfig): KubeClient {
     resourceInformer(kind, namespace) {
       const plural = pluralOf(kind);
       const path = namespace ? `${base}/namespaces/${namespace}/${plural}` : `${base}/${plural}`;
-      const listFn = () =>
-        (namespace
+      // The custom objects API answers untyped JSON: a list of this kind's objects.
+      const listFn: ListPromise<CustomResource> = () =>
+        namespace
           ? custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural })
-          : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural })) as Promise<{ metadata: { resourceVersion: string }; items: CustomResource[] }>;
-      return makeInformer<CustomResource>(config, path, listFn as never);
+          : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural });
+      return makeInformer<CustomResource>(config, path, listFn);
     },
     secretInformer(namespace) {
       const path = namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets';
