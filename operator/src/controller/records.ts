@@ -26,7 +26,7 @@ export const modelOf = (kind: KindName) => MODELS[kind];
 /** Fields the registry owns (timestamps, health checks), not the custom resource. */
 const NOT_FROM_SPEC = new Set(['created_at', 'updated_at', 'health_status', 'health_latency_ms', 'health_error_message', 'health_checked_at']);
 
-export function repositoryOf(store: ResourceStore, kind: KindName) {
+function repositoryOf(store: ResourceStore, kind: KindName) {
   switch (kind) {
     case 'Provider':
       return store.providers as unknown as RecordRepository;
@@ -90,7 +90,6 @@ export function createRecordWriter(deps: { store: ResourceStore; secrets: Secret
     async remove(kind: KindName, id: string): Promise<boolean> {
       return repositoryOf(deps.store, kind).delete(id);
     },
-    get: (kind: KindName, id: string) => repositoryOf(deps.store, kind).get(id),
   };
 }
 export type RecordWriter = ReturnType<typeof createRecordWriter>;

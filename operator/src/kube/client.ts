@@ -59,7 +59,6 @@ export interface KubeClient {
   /** An informer (list + watch) of one kind; `namespace` limits it to one namespace. */
   resourceInformer(kind: KindName, namespace?: string): CachedInformer<CustomResource>;
   secretInformer(namespace?: string): CachedInformer<V1Secret>;
-  getResource(kind: KindName, namespace: string, name: string): Promise<CustomResource | null>;
   /** Merge-patches metadata (finalizers); `resourceVersion` makes it conditional. */
   patchMetadata(kind: KindName, namespace: string, name: string, metadata: Record<string, unknown>): Promise<CustomResource>;
   /** Merge-patches the status subresource. */
@@ -92,14 +91,6 @@ export function createKubeClient(config: KubeConfig): KubeClient {
       const path = namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets';
       const listFn = () => (namespace ? core.listNamespacedSecret({ namespace }) : core.listSecretForAllNamespaces());
       return makeInformer<V1Secret>(config, path, listFn);
-    },
-    async getResource(kind, namespace, name) {
-      try {
-        return (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: pluralOf(kind), name })) as CustomResource;
-      } catch (error) {
-        if (statusCodeOf(error) === 404) return null;
-        throw error;
-      }
     },
     async patchMetadata(kind, namespace, name, metadata) {
       return (await custom.patchNamespacedCustomObject(
