@@ -12,7 +12,7 @@ import {
   EVENT_EXPORTER_PORT,
   REGISTRY_PORT,
 } from '@palisade/admin';
-import { ConfigError, createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Database, type Service } from '@palisade/core';
+import { BUNDLE_STORE_PORT, buildBundleStore, ConfigError, createBundleRepository, createDatabaseBundleSource, createService, envBool, envInt, listen, parseEnv, type Database, type Service } from '@palisade/core';
 import {
   buildContentPolicyService,
   buildContentSafetyService,
@@ -40,7 +40,7 @@ import {
   NORMALIZER_PORT,
 } from '@palisade/gateway';
 import { createMockLlm } from '@palisade/mock-llm';
-import { BUNDLE_STORE_PORT, buildBundleStore, createDatabaseBundleSource, createOperatorComponent } from '@palisade/operator';
+import { createOperatorComponent } from '@palisade/operator';
 import { buildUiServer, DEFAULT_WEB_ROOT, loadUiEnv, UI_PORT } from '@palisade/ui';
 import type { ComponentContext } from './context.js';
 import { seedDemo } from './demo.js';

@@ -1,4 +1,3 @@
-export * from './bundle-store/index.js';
 export * from './component.js';
 export { buildCustomResourceDefinitions, specSchema, type CustomResourceDefinitionFile } from './crd/build.js';
 export { renderCustomResourceDefinition } from './crd/render.js';

@@ -2,7 +2,7 @@
 // @kubernetes/client-node client, and the registry database (PGlite and PostgreSQL).
 import t from 'tap';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { BUNDLE_CHANNEL, createBundleRepository, createMemoryStreams, createResourceStore, createSecretBox, type Database } from '@palisade/core';
+import { BUNDLE_CHANNEL, createBundleRepository, createMemoryStreams, createResourceStore, createSecretBox, type Database, type PubSub } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { createOperatorComponent, type OperatorComponent } from './component.js';
 import { FINALIZER, GROUP, VERSION } from './crd/kinds.js';
@@ -36,13 +36,13 @@ async function setUp(server: TestKubeApiServer) {
   return config;
 }
 
-function startOperator(db: Database, server: TestKubeApiServer, env: Record<string, string>) {
+function startOperator(db: Database, server: TestKubeApiServer, env: Record<string, string>, pubsub?: PubSub) {
   const streams = createMemoryStreams();
   const notices: string[] = [];
   const operator = createOperatorComponent({
     db,
     secrets: createSecretBox('test-key'),
-    pubsub: streams.pubsub,
+    pubsub: pubsub ?? streams.pubsub,
     env: { OPERATOR_RESYNC_SECONDS: '0', ...env },
     kube: createKubeClient(loadKubeConfig({ server: server.url })),
     baseBackoffMs: 50,
@@ -86,6 +86,8 @@ t.test('custom resources become registry records, bundle revisions and status', 
     const uid = ready.metadata.uid!;
     t.ok(ready.metadata.finalizers?.includes(FINALIZER), 'finalizer added');
     t.equal(condition(ready, 'Reconciled')?.status, 'True');
+    t.match(condition(ready, 'Reconciled')?.message, /in the registry database/, 'Reconciled: written into the database');
+    t.match(condition(ready, 'Ready')?.message, /in the policy bundle/, 'Ready: live in the published bundle');
     t.equal(condition(ready, 'Ready')?.observedGeneration, 1);
     const record = await store.providers.get(uid);
     t.ok(record, 'record stored under the resource uid');
@@ -117,6 +119,8 @@ t.test('custom resources become registry records, bundle revisions and status', 
     await create('securityprofiles', 'strict', { providerRef: { name: 'missing' } });
     const invalid = await waitFor('the profile to be rejected', () => condition(get('securityprofiles', 'strict'), 'Ready')?.status === 'False' && get('securityprofiles', 'strict'));
     t.equal(condition(invalid, 'Ready')?.reason, 'ProviderNotFound');
+    t.equal(condition(invalid, 'Reconciled')?.status, 'False', 'not written either');
+    t.equal(condition(invalid, 'Reconciled')?.reason, 'ProviderNotFound');
     t.match(condition(invalid, 'Ready')?.message, /missing/);
     t.equal((await store.profiles.all()).length, 0, 'no profile record');
 
@@ -156,6 +160,9 @@ t.test('custom resources become registry records, bundle revisions and status', 
       config: { url: 'http://127.0.0.1:9/hook', headers: { 'X-Team': 'a' }, headersFrom: [{ header: 'Authorization', secretRef: { name: 'upstream', key: 'token' } }] },
     });
     const exporter = await waitFor('the exporter after the reconnect', () => condition(get('eventexporters', 'siem'), 'Ready')?.status === 'True' && get('eventexporters', 'siem'));
+    t.equal(condition(exporter, 'Reconciled')?.status, 'True');
+    t.match(condition(exporter, 'Ready')?.message, /reads the registry database/, 'an exporter is live once written');
+    t.equal((exporter.status as { bundleRevision?: string }).bundleRevision, undefined, 'exporters are not in the policy bundle');
     const exporterRecord = await store.exporters.get(exporter.metadata.uid!);
     const headers = (exporterRecord?.config as { headers: Record<string, string> }).headers;
     t.equal(box.open(headers.Authorization!), 'sk-live-123', 'header value from the Secret, sealed');
@@ -166,6 +173,38 @@ t.test('custom resources become registry records, bundle revisions and status', 
     await waitFor('the provider to be gone', () => get('providers', 'openai') === undefined);
     t.equal(await store.providers.get(uid), null, 'record removed');
     await waitFor('the profile to lose its provider', () => condition(get('securityprofiles', 'default'), 'Ready')?.reason === 'ProviderNotFound');
+  });
+});
+
+t.test('Reconciled before Ready: a record written while the bundle cannot be announced', async (t) => {
+  await forEachDatabase(t, async (t, db) => {
+    if (db.kind === 'postgres') return; // about the conditions, not the database; once is enough
+    const server = await startTestKubeApiServer();
+    t.teardown(() => server.close());
+    const config = await setUp(server);
+    const { custom } = clients(config);
+    const streams = createMemoryStreams();
+    // The pub/sub (Redis in a deployment) goes unreachable after the first bundle is announced.
+    let unreachable = false;
+    const pubsub: PubSub = {
+      publish: (channel, message) => (unreachable ? Promise.reject(new Error('pub/sub unreachable')) : streams.pubsub.publish(channel, message)),
+      subscribe: (channel, handler) => streams.pubsub.subscribe(channel, handler),
+    };
+    const { operator } = startOperator(db, server, { OPERATOR_LEADER_ELECTION: 'false' }, pubsub);
+    await operator.start();
+    t.teardown(async () => {
+      await operator.stop();
+      await streams.close();
+    });
+    unreachable = true;
+    await custom.createNamespacedCustomObject({ group: GROUP, version: VERSION, namespace: NS, plural: 'providers', body: { metadata: { name: 'openai' }, spec: providerSpec } });
+    const pending = await waitFor('Reconciled without Ready', () => condition(server.get('providers', NS, 'openai'), 'Ready')?.reason === 'BundlePending' && server.get('providers', NS, 'openai'));
+    t.equal(condition(pending, 'Reconciled')?.status, 'True', 'the record is in the database');
+    t.equal(condition(pending, 'Ready')?.status, 'False', 'but not announced in a bundle revision');
+    t.ok(await createResourceStore(db).providers.get(pending.metadata.uid!), 'record written');
+    unreachable = false;
+    const ready = await waitFor('Ready after the retry', () => condition(server.get('providers', NS, 'openai'), 'Ready')?.status === 'True' && server.get('providers', NS, 'openai'));
+    t.equal((ready.status as { bundleRevision: string }).bundleRevision, await createBundleRepository(db).revision());
   });
 });
 

@@ -5,3 +5,4 @@ export * from './tar.js';
 export * from './bundle.js';
 export * from './publisher.js';
 export * from './local-appliers.js';
+export * from './store/index.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { buildBundle, createMemoryStreams, listen, BUNDLE_CHANNEL, Provider } from '@palisade/core';
-import { buildBundleStore, createMemoryBundleSource } from '@palisade/operator';
+import { buildBundleStore, createMemoryBundleSource } from '@palisade/core';
 import { createConfigLoader } from './loader.js';
 
 type Test = Pick<typeof t, 'teardown'>;

@@ -19,7 +19,7 @@ import {
 } from '@palisade/core';
 import { TEST_REDIS_URL } from '@palisade/core/testing';
 import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/mock-llm';
-import { buildBundleStore, createDatabaseBundleSource } from '@palisade/operator';
+import { buildBundleStore, createDatabaseBundleSource } from '@palisade/core';
 import { createInspectionDetectors, type InspectionDetectors } from '../pipeline/detectors.js';
 import { createGatewayComponent, type GatewayComponent } from '../server/component.js';
 import { loadGatewayConfig } from '../server/env.js';

@@ -16,7 +16,7 @@ import {
 import type { KindName } from '../crd/kinds.js';
 
 type Fields = Record<string, unknown>;
-type AnyRecord = Fields & { id: string; created_at: string; updated_at: string };
+export type StoredRecord = Fields & { id: string; created_at: string; updated_at: string };
 
 const MODELS = { Provider, SecurityProfile: Profile, ContentPolicy, EventExporter: Exporter } as const;
 
@@ -26,7 +26,7 @@ export const modelOf = (kind: KindName) => MODELS[kind];
 /** Fields the registry owns (timestamps, health checks), not the custom resource. */
 const NOT_FROM_SPEC = new Set(['created_at', 'updated_at', 'health_status', 'health_latency_ms', 'health_error_message', 'health_checked_at']);
 
-export function repositoryOf(store: ResourceStore, kind: KindName) {
+function repositoryOf(store: ResourceStore, kind: KindName) {
   switch (kind) {
     case 'Provider':
       return store.providers as unknown as RecordRepository;
@@ -40,9 +40,9 @@ export function repositoryOf(store: ResourceStore, kind: KindName) {
 }
 
 interface RecordRepository {
-  get(id: string): Promise<AnyRecord | null>;
-  insert(record: AnyRecord): Promise<AnyRecord>;
-  update(id: string, change: (current: AnyRecord) => AnyRecord): Promise<AnyRecord | null>;
+  get(id: string): Promise<StoredRecord | null>;
+  insert(record: StoredRecord): Promise<StoredRecord>;
+  update(id: string, change: (current: StoredRecord) => StoredRecord): Promise<StoredRecord | null>;
   delete(id: string): Promise<boolean>;
 }
 
@@ -54,7 +54,7 @@ function mapSecrets(kind: KindName, record: Fields, map: (value: string) => stri
 const comparable = (record: Fields) => Object.fromEntries(Object.entries(record).filter(([k]) => !NOT_FROM_SPEC.has(k)));
 
 export interface UpsertResult {
-  record: AnyRecord;
+  record: StoredRecord;
   changed: boolean;
 }
 
@@ -76,12 +76,12 @@ export function createRecordWriter(deps: { store: ResourceStore; secrets: Secret
         status: 'ACTIVE',
         created_at: existing?.created_at ?? at,
         updated_at: at,
-      }) as AnyRecord;
+      }) as StoredRecord;
       if (existing) {
         const stored = mapSecrets(kind, existing, (v) => deps.secrets.open(v));
         if (isDeepStrictEqual(comparable(stored), comparable(desired))) return { record: existing, changed: false };
       }
-      const sealed = mapSecrets(kind, desired, (v) => deps.secrets.seal(v)) as AnyRecord;
+      const sealed = mapSecrets(kind, desired, (v) => deps.secrets.seal(v)) as StoredRecord;
       if (!existing) return { record: await repo.insert(sealed), changed: true };
       // Registry-owned fields (health checks) keep their newest values.
       const updated = await repo.update(id, (current) => ({ ...sealed, ...Object.fromEntries([...NOT_FROM_SPEC].filter((k) => k !== 'updated_at' && k in current).map((k) => [k, current[k]])) }));
@@ -90,7 +90,6 @@ export function createRecordWriter(deps: { store: ResourceStore; secrets: Secret
     async remove(kind: KindName, id: string): Promise<boolean> {
       return repositoryOf(deps.store, kind).delete(id);
     },
-    get: (kind: KindName, id: string) => repositoryOf(deps.store, kind).get(id),
   };
 }
 export type RecordWriter = ReturnType<typeof createRecordWriter>;

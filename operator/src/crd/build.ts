@@ -1,8 +1,13 @@
 // The CustomResourceDefinition objects of the four kinds, generated from the core zod models (the same
 // schemas the admin API validates with), so a CRD can never drift from the model it feeds.
 import { z } from 'zod';
+import { HEALTH_STATUSES } from '@palisade/core';
 import { GROUP, KINDS, VERSION, kindDefinition, type KindDefinition, type KindName } from './kinds.js';
 import { addRules, toStructural, type JsonSchema } from './openapi.js';
+
+/** Lengths the Kubernetes condition convention allows; the operator cuts longer texts to fit. */
+export const CONDITION_REASON_MAX_LENGTH = 1024;
+export const CONDITION_MESSAGE_MAX_LENGTH = 32768;
 
 const condition: JsonSchema = {
   type: 'object',
@@ -11,8 +16,8 @@ const condition: JsonSchema = {
     status: { type: 'string', enum: ['True', 'False', 'Unknown'] },
     observedGeneration: { type: 'integer', format: 'int64', minimum: 0 },
     lastTransitionTime: { type: 'string', format: 'date-time' },
-    reason: { type: 'string', maxLength: 1024 },
-    message: { type: 'string', maxLength: 32768 },
+    reason: { type: 'string', maxLength: CONDITION_REASON_MAX_LENGTH },
+    message: { type: 'string', maxLength: CONDITION_MESSAGE_MAX_LENGTH },
   },
   required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'],
 };
@@ -30,7 +35,7 @@ function statusSchema(kind: KindDefinition): JsonSchema {
       type: 'object',
       description: "The registry's latest health check of the upstream.",
       properties: {
-        status: { type: 'string', enum: ['HEALTHY', 'UNHEALTHY', 'UNKNOWN'] },
+        status: { type: 'string', enum: [...HEALTH_STATUSES] },
         latencyMs: { type: 'integer', nullable: true },
         message: { type: 'string', nullable: true },
         checkedAt: { type: 'string', nullable: true },

@@ -9,6 +9,7 @@ import {
   makeInformer,
   setHeaderOptions,
   type Informer,
+  type ListPromise,
   type ObjectCache,
   type KubernetesObject,
   type V1Secret,
@@ -58,7 +59,6 @@ export interface KubeClient {
   /** An informer (list + watch) of one kind; `namespace` limits it to one namespace. */
   resourceInformer(kind: KindName, namespace?: string): CachedInformer<CustomResource>;
   secretInformer(namespace?: string): CachedInformer<V1Secret>;
-  getResource(kind: KindName, namespace: string, name: string): Promise<CustomResource | null>;
   /** Merge-patches metadata (finalizers); `resourceVersion` makes it conditional. */
   patchMetadata(kind: KindName, namespace: string, name: string, metadata: Record<string, unknown>): Promise<CustomResource>;
   /** Merge-patches the status subresource. */
@@ -80,24 +80,17 @@ export function createKubeClient(config: KubeConfig): KubeClient {
     resourceInformer(kind, namespace) {
       const plural = pluralOf(kind);
       const path = namespace ? `${base}/namespaces/${namespace}/${plural}` : `${base}/${plural}`;
-      const listFn = () =>
-        (namespace
+      // The custom objects API answers untyped JSON: a list of this kind's objects.
+      const listFn: ListPromise<CustomResource> = () =>
+        namespace
           ? custom.listNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural })
-          : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural })) as Promise<{ metadata: { resourceVersion: string }; items: CustomResource[] }>;
-      return makeInformer<CustomResource>(config, path, listFn as never);
+          : custom.listClusterCustomObject({ group: GROUP, version: VERSION, plural });
+      return makeInformer<CustomResource>(config, path, listFn);
     },
     secretInformer(namespace) {
       const path = namespace ? `/api/v1/namespaces/${namespace}/secrets` : '/api/v1/secrets';
       const listFn = () => (namespace ? core.listNamespacedSecret({ namespace }) : core.listSecretForAllNamespaces());
       return makeInformer<V1Secret>(config, path, listFn);
-    },
-    async getResource(kind, namespace, name) {
-      try {
-        return (await custom.getNamespacedCustomObject({ group: GROUP, version: VERSION, namespace, plural: pluralOf(kind), name })) as CustomResource;
-      } catch (error) {
-        if (statusCodeOf(error) === 404) return null;
-        throw error;
-      }
     },
     async patchMetadata(kind, namespace, name, metadata) {
       return (await custom.patchNamespacedCustomObject(

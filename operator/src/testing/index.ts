@@ -1,2 +1,2 @@
 export * from './kube-api-server.js';
-export * from './patch.js';
+export * from './crd-validation.js';

@@ -1,77 +1,24 @@
 // A Kubernetes API server for tests, on 127.0.0.1, speaking what the operator and
 // @kubernetes/client-node use: namespaced CRUD with list and watch (newline-delimited JSON events,
-// replay from a resourceVersion, 410 Gone for one older than the history), a global resourceVersion
-// counter, metadata.generation bumped on spec changes only, the status subresource, finalizers
-// (DELETE marks deletionTimestamp while finalizers remain; removing the last one deletes), merge patch
-// and JSON patch, optimistic concurrency on metadata.resourceVersion, for the four palisade.io kinds,
-// Secrets, Namespaces and coordination.k8s.io Leases.
+// replay from a resourceVersion, 410 Gone for one older than the history), the status subresource,
+// merge patch (json-merge-patch) and JSON patch (fast-json-patch), for the four palisade.io kinds,
+// Secrets, Namespaces and coordination.k8s.io Leases. What happens to stored objects (versions,
+// generation, finalizers, CRD validation) is kube-objects.ts.
 //
 // Hand-written because no package for Node provides one (envtest ships Go binaries of kube-apiserver
 // and etcd, which these tests cannot download), and a mock object would not exercise the real client.
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { KINDS } from '../crd/kinds.js';
-import { applyJsonPatch, applyMergePatch, PatchError, type JsonPatchOperation } from './patch.js';
+import jsonPatch, { type Operation as JsonPatchOperation } from 'fast-json-patch';
+import { apply as applyMergePatch } from 'json-merge-patch';
+import { ApiError, createKubeObjectStore, RESOURCE_TYPES, statusBody, type KubeObject, type ResourceType } from './kube-objects.js';
 
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata: {
-    name: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    creationTimestamp?: string;
-    deletionTimestamp?: string;
-    finalizers?: string[];
-    labels?: Record<string, string>;
-    [key: string]: unknown;
-  };
-  spec?: unknown;
-  status?: unknown;
-  [key: string]: unknown;
-}
-
-interface ResourceType {
-  /** URL prefix of the API group: `/apis/palisade.io/v1alpha1` or `/api/v1`. */
-  prefix: string;
-  plural: string;
-  kind: string;
-  apiVersion: string;
-  namespaced: boolean;
-  /** Custom resources: status subresource and generation. */
-  custom: boolean;
-}
-
-const RESOURCE_TYPES: ResourceType[] = [
-  ...KINDS.map((k) => ({ prefix: '/apis/palisade.io/v1alpha1', plural: k.plural, kind: k.kind, apiVersion: 'palisade.io/v1alpha1', namespaced: true, custom: true })),
-  { prefix: '/api/v1', plural: 'secrets', kind: 'Secret', apiVersion: 'v1', namespaced: true, custom: false },
-  { prefix: '/api/v1', plural: 'namespaces', kind: 'Namespace', apiVersion: 'v1', namespaced: false, custom: false },
-  { prefix: '/apis/coordination.k8s.io/v1', plural: 'leases', kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', namespaced: true, custom: false },
-];
-
-interface WatchEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
-  object: KubeObject;
-  rv: number;
-}
+export type { KubeObject } from './kube-objects.js';
 
 interface Watcher {
   type: ResourceType;
   namespace: string | undefined;
   res: ServerResponse;
-}
-
-class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 export interface TestKubeApiServer {
@@ -89,25 +36,16 @@ export interface TestKubeApiServer {
 }
 
 export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
-  let resourceVersion = 0;
-  const stores = new Map<string, Map<string, KubeObject>>(RESOURCE_TYPES.map((t) => [t.plural, new Map()]));
-  let history: WatchEvent[] = [];
-  let compactedBefore = 0;
   const watchers = new Set<Watcher>();
   const requests: string[] = [];
-
-  const key = (namespace: string | undefined, name: string) => `${namespace ?? ''}/${name}`;
-  const nextVersion = () => String(++resourceVersion);
-
-  function emit(type: ResourceType, event: WatchEvent['type'], object: KubeObject) {
-    const entry: WatchEvent = { type: event, object: structuredClone(object), rv: Number(object.metadata.resourceVersion) };
-    history.push(entry);
+  const objects = createKubeObjectStore((type, event) => {
     for (const watcher of watchers) {
       if (watcher.type !== type) continue;
-      if (watcher.namespace && watcher.namespace !== object.metadata.namespace) continue;
-      watcher.res.write(`${JSON.stringify({ type: entry.type, object: entry.object })}\n`);
+      if (watcher.namespace && watcher.namespace !== event.object.metadata.namespace) continue;
+      watcher.res.write(`${JSON.stringify({ type: event.type, object: event.object })}\n`);
     }
-  }
+  });
+  const { create, write, remove, list, load } = objects;
 
   function parse(path: string): { type: ResourceType; namespace?: string; name?: string; status: boolean } {
     for (const type of RESOURCE_TYPES) {
@@ -126,119 +64,13 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
     throw new ApiError(404, 'NotFound', `the server could not find the requested resource (${path})`);
   }
 
-  const store = (type: ResourceType) => stores.get(type.plural)!;
-
-  function load(type: ResourceType, namespace: string | undefined, name: string): KubeObject {
-    const found = store(type).get(key(namespace, name));
-    if (!found) throw new ApiError(404, 'NotFound', `${type.plural} "${name}" not found`);
-    return found;
-  }
-
-  function checkVersion(current: KubeObject, incoming: KubeObject) {
-    const wanted = incoming.metadata?.resourceVersion;
-    if (wanted && wanted !== current.metadata.resourceVersion) {
-      throw new ApiError(409, 'Conflict', `Operation cannot be fulfilled on ${current.metadata.name}: the object has been modified; please apply your changes to the latest version and try again`);
-    }
-  }
-
-  function create(type: ResourceType, namespace: string | undefined, body: KubeObject): KubeObject {
-    const name = body.metadata?.name;
-    if (!name) throw new ApiError(422, 'Invalid', 'metadata.name: Required value');
-    if (store(type).has(key(namespace, name))) throw new ApiError(409, 'AlreadyExists', `${type.plural} "${name}" already exists`);
-    const object: KubeObject = {
-      ...structuredClone(body),
-      apiVersion: type.apiVersion,
-      kind: type.kind,
-      metadata: {
-        ...structuredClone(body.metadata),
-        ...(namespace ? { namespace } : {}),
-        uid: randomUUID(),
-        resourceVersion: nextVersion(),
-        creationTimestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-        ...(type.custom ? { generation: 1 } : {}),
-      },
-    };
-    delete object.metadata.deletionTimestamp;
-    if (type.custom) delete object.status;
-    store(type).set(key(namespace, name), object);
-    emit(type, 'ADDED', object);
-    return object;
-  }
-
-  /** Stores a changed object: generation on spec changes, deletion when the last finalizer goes. */
-  function write(type: ResourceType, current: KubeObject, next: KubeObject, statusOnly: boolean): KubeObject {
-    checkVersion(current, next);
-    let object: KubeObject;
-    if (statusOnly) {
-      object = { ...structuredClone(current), status: structuredClone(next.status) };
-    } else {
-      object = {
-        ...structuredClone(next),
-        apiVersion: type.apiVersion,
-        kind: type.kind,
-        metadata: {
-          ...structuredClone(next.metadata),
-          name: current.metadata.name,
-          uid: current.metadata.uid!,
-          creationTimestamp: current.metadata.creationTimestamp!,
-          ...(current.metadata.namespace ? { namespace: current.metadata.namespace } : {}),
-          ...(current.metadata.generation ? { generation: current.metadata.generation } : {}),
-        },
-      };
-      if (current.metadata.deletionTimestamp) object.metadata.deletionTimestamp = current.metadata.deletionTimestamp;
-      else delete object.metadata.deletionTimestamp;
-      if (type.custom) {
-        object.status = structuredClone(current.status);
-        if (object.status === undefined) delete object.status;
-        if (JSON.stringify(current.spec) !== JSON.stringify(object.spec)) object.metadata.generation = (current.metadata.generation ?? 0) + 1;
-      }
-    }
-    if (JSON.stringify({ ...object, metadata: { ...object.metadata, resourceVersion: '' } }) === JSON.stringify({ ...current, metadata: { ...current.metadata, resourceVersion: '' } })) {
-      return current; // a no-op write keeps the resourceVersion, as the API server does
-    }
-    object.metadata.resourceVersion = nextVersion();
-    const k = key(current.metadata.namespace, current.metadata.name);
-    if (object.metadata.deletionTimestamp && !(object.metadata.finalizers?.length)) {
-      store(type).delete(k);
-      emit(type, 'DELETED', object);
-      return object;
-    }
-    store(type).set(k, object);
-    emit(type, 'MODIFIED', object);
-    return object;
-  }
-
-  function remove(type: ResourceType, current: KubeObject): KubeObject {
-    const k = key(current.metadata.namespace, current.metadata.name);
-    if (current.metadata.finalizers?.length) {
-      if (current.metadata.deletionTimestamp) return current;
-      const marked = structuredClone(current);
-      marked.metadata.deletionTimestamp = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-      marked.metadata.resourceVersion = nextVersion();
-      store(type).set(k, marked);
-      emit(type, 'MODIFIED', marked);
-      return marked;
-    }
-    store(type).delete(k);
-    const gone = { ...structuredClone(current), metadata: { ...structuredClone(current.metadata), resourceVersion: nextVersion() } };
-    emit(type, 'DELETED', gone);
-    return gone;
-  }
-
-  function list(type: ResourceType, namespace: string | undefined) {
-    const items = [...store(type).values()]
-      .filter((o) => !namespace || o.metadata.namespace === namespace)
-      .sort((a, b) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion));
-    return { apiVersion: type.apiVersion, kind: `${type.kind}List`, metadata: { resourceVersion: String(resourceVersion) }, items };
-  }
-
   function watch(type: ResourceType, namespace: string | undefined, query: URLSearchParams, res: ServerResponse) {
     const from = query.get('resourceVersion');
     const since = from ? Number(from) : NaN;
-    if (!Number.isNaN(since) && since > 0 && since < compactedBefore) {
+    if (!Number.isNaN(since) && objects.expired(since)) {
       // An expired resourceVersion: 200 with an ERROR event, as the API server answers.
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(`${JSON.stringify({ type: 'ERROR', object: status(410, 'Expired', `too old resource version: ${since}`) })}\n`);
+      res.end(`${JSON.stringify({ type: 'ERROR', object: statusBody(410, 'Expired', `too old resource version: ${since}`) })}\n`);
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
@@ -249,8 +81,8 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
     if (Number.isNaN(since) || since === 0) {
       for (const object of list(type, namespace).items) res.write(`${JSON.stringify({ type: 'ADDED', object })}\n`);
     } else {
-      for (const event of history) {
-        if (event.rv > since && RESOURCE_TYPES.find((t) => t.kind === event.object.kind) === type && matches(event.object)) {
+      for (const event of objects.eventsAfter(since)) {
+        if (RESOURCE_TYPES.find((t) => t.kind === event.object.kind) === type && matches(event.object)) {
           res.write(`${JSON.stringify({ type: event.type, object: event.object })}\n`);
         }
       }
@@ -258,8 +90,6 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
     watchers.add(watcher);
     res.on('close', () => watchers.delete(watcher));
   }
-
-  const status = (code: number, reason: string, message: string) => ({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
 
   async function readBody(req: IncomingMessage): Promise<unknown> {
     const chunks: Buffer[] = [];
@@ -301,11 +131,11 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
         const contentType = String(req.headers['content-type'] ?? '').split(';')[0];
         let patched: unknown;
         try {
-          if (contentType === 'application/merge-patch+json') patched = applyMergePatch(current, body);
-          else if (contentType === 'application/json-patch+json') patched = applyJsonPatch(current, body as JsonPatchOperation[]);
+          if (contentType === 'application/merge-patch+json') patched = applyMergePatch(structuredClone(current), body);
+          else if (contentType === 'application/json-patch+json') patched = jsonPatch.applyPatch(current, body as JsonPatchOperation[], true, false).newDocument;
           else throw new ApiError(415, 'UnsupportedMediaType', `unsupported patch type ${contentType}`);
         } catch (error) {
-          if (error instanceof PatchError) throw new ApiError(422, 'Invalid', error.message);
+          if (error instanceof jsonPatch.JsonPatchError) throw new ApiError(422, 'Invalid', error.message);
           throw error;
         }
         // A patch without a resourceVersion applies to the latest object.
@@ -327,7 +157,7 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'InternalError', String(error));
       if (!res.headersSent) {
         res.writeHead(apiError.code, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(status(apiError.code, apiError.reason, apiError.message)));
+        res.end(JSON.stringify(statusBody(apiError.code, apiError.reason, apiError.message)));
       } else res.destroy();
     });
   });
@@ -346,12 +176,10 @@ export async function startTestKubeApiServer(): Promise<TestKubeApiServer> {
       }
       return n;
     },
-    compactHistory() {
-      compactedBefore = resourceVersion + 1;
-      history = [];
-    },
+    compactHistory: () => objects.compact(),
     get(plural, namespace, name) {
-      const found = stores.get(plural)?.get(key(namespace, name));
+      const type = RESOURCE_TYPES.find((t) => t.plural === plural);
+      const found = type && objects.get(type, namespace, name);
       return found ? structuredClone(found) : undefined;
     },
     async close() {

@@ -1,6 +1,8 @@
 import t from 'tap';
-import { buildBundle, createBundleRepository, listen } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { listen } from '../../service/run.js';
+import { createBundleRepository } from '../../store/repositories/bundle-repository.js';
+import { forEachDatabase } from '../../testing/databases.js';
+import { buildBundle } from '../bundle.js';
 import { BUNDLE_PATH, buildBundleStore } from './server.js';
 import { createDatabaseBundleSource } from './source.js';
 

@@ -1,5 +1,7 @@
 import t from 'tap';
-import { buildBundle, listen, readBundle, type Provider } from '@palisade/core';
+import type { Provider } from '../../model/provider.js';
+import { listen } from '../../service/run.js';
+import { buildBundle, readBundle } from '../bundle.js';
 import { BUNDLE_PATH, BUNDLE_REVISION_PATH, buildBundleStore, ifNoneMatchHits } from './server.js';
 import { createMemoryBundleSource } from './source.js';
 

@@ -1,6 +1,6 @@
 // Where the bundle store gets the bundle it serves: the database row the bundle publisher writes
 // (createDatabaseBundleSource, the normal case), or a bundle held in memory (tests, tools).
-import type { BundleRepository } from '@palisade/core';
+import type { BundleRepository } from '../../store/repositories/bundle-repository.js';
 
 /** What the store serves: the revision (its ETag) and the gzip tar. */
 export interface StoredBundle {

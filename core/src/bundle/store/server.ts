@@ -2,7 +2,9 @@
 // serves the current OPA bundle to the policy engine and the data plane, with the revision as ETag so
 // that pollers get a 304 while nothing changed.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BUNDLE_HTTP_PATH, PalisadeError, createService, type Service, type ServiceOptions } from '@palisade/core';
+import { PalisadeError } from '../../errors/palisade-error.js';
+import { createService, type Service, type ServiceOptions } from '../../service/create-service.js';
+import { BUNDLE_HTTP_PATH } from '../bundle.js';
 import type { BundleSource, StoredBundle } from './source.js';
 
 export const BUNDLE_STORE_PORT = 9000;
