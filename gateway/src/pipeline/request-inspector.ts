@@ -3,7 +3,7 @@
 // act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
 // monitor mode forwards the request unchanged.
 import { performance } from 'node:perf_hooks';
-import { PalisadeError, replaceAllAt, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
+import { inSpan, otelContext, PalisadeError, replaceAllAt, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
@@ -72,6 +72,24 @@ export interface InspectorOptions {
   timings?: InspectionTimings | undefined;
   /** Spreads the CPU stages of many requests over several loop turns under load. */
   slicer?: TurnSlicer | undefined;
+  /** With traces on: spans for normalization, each detector, the decision and the event emission. */
+  tracer?: Tracer | undefined;
+}
+
+/**
+ * The event building, run later off the request path, as a span `security_events.emit` of the
+ * request's trace (the context is captured now: it runs after the answer went).
+ */
+export function traceEmission<T>(tracer: Tracer | undefined, build: () => T): () => T {
+  if (!tracer) return build;
+  const parent = otelContext.active();
+  return () => tracer.startActiveSpan('security_events.emit', {}, parent, (span) => {
+    try {
+      return build();
+    } finally {
+      span.end();
+    }
+  });
 }
 
 export function createRequestInspector(detectors: InspectionDetectors, options: InspectorOptions = {}) {
@@ -86,7 +104,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const joined = joinParts(parts);
     checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
-    const normalized = await detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } });
+    const normalized = await inSpan(options.tracer, 'gateway.normalize', () => detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }));
     if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
     const forThreat = normalized.translated ?? normalized.normalized;
     const policies = profilePolicies(profile, request.snapshot, 'request');
@@ -111,7 +129,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
                   { ...call, signal },
                 ),
               timeoutMs,
-              sizeRefusals,
+              { ...sizeRefusals, tracer: options.tracer, detector: 'threat' },
             )
           : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
       !profile.pii.enabled
@@ -119,7 +137,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
         : runDetector(
             (signal) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal }),
             timeoutMs,
-            sizeRefusals,
+            { ...sizeRefusals, tracer: options.tracer, detector: 'pii' },
           ),
       policies.length === 0
         ? skipped('no active content policy in the profile')
@@ -130,7 +148,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
                 { ...call, signal },
               ),
             timeoutMs,
-            sizeRefusals,
+            { ...sizeRefusals, tracer: options.tracer, detector: 'content_policy' },
           ),
       !safety.enabled
         ? skipped('content safety is off in the profile')
@@ -143,7 +161,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
                   { ...call, signal },
                 ),
               timeoutMs,
-              sizeRefusals,
+              { ...sizeRefusals, tracer: options.tracer, detector: 'content_safety' },
             ),
     ]);
 
@@ -153,7 +171,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;
     try {
-      result = await detectors.decisionPoint.decide(input as never, call);
+      result = await inSpan(options.tracer, 'gateway.decision', () => detectors.decisionPoint.decide(input as never, call), { 'palisade.side': 'request' });
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`) as RequestDecisionResult;
     }
@@ -180,7 +198,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       const drafts = result.events;
       // The records are built (and validated) off the request path: the request pays for a closure.
-      options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile, now }));
+      options.events.emitLater(traceEmission(options.tracer, () => buildSecurityEvents(drafts, context, { profile, now })));
     }
     if (result.effective === 'BLOCK' && result.block) {
       throw new PalisadeError(result.block.code, {

@@ -2,7 +2,7 @@
 // scanned for output PII and the profile's response-scope content policies, and then passed, redacted
 // at the response path, or blocked (RESPONSE_BLOCKED, block_status_code, reasons).
 import { performance } from 'node:perf_hooks';
-import { PalisadeError, replaceAllAt, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
+import { inSpan, PalisadeError, replaceAllAt, type Tracer, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
@@ -13,6 +13,7 @@ import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
+import { traceEmission } from './request-inspector.js';
 import { joinParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
@@ -86,6 +87,8 @@ export interface ScannerOptions {
   timings?: InspectionTimings | undefined;
   /** Spreads the CPU stages of many requests over several loop turns under load. */
   slicer?: TurnSlicer | undefined;
+  /** With traces on: spans for each detector, the decision and the event emission. */
+  tracer?: Tracer | undefined;
 }
 
 export function createResponseScanner(detectors: InspectionDetectors, options: ScannerOptions = {}) {
@@ -113,12 +116,14 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
                 { ...call, signal },
               ),
             timeoutMs,
+            { tracer: options.tracer, detector: 'pii' },
           ),
       policies.length === 0
         ? skipped('no active response content policy in the profile')
         : runDetector(
             (signal) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal }),
             timeoutMs,
+            { tracer: options.tracer, detector: 'content_policy' },
           ),
       !guardResponses
         ? skipped('content safety on responses is off in the profile')
@@ -136,6 +141,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
                   { ...call, signal },
                 ),
               timeoutMs,
+              { tracer: options.tracer, detector: 'content_safety' },
             ),
     ]);
 
@@ -144,7 +150,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
     try {
       // The detector answers are wider than the decision input's view of them (extra fields).
       const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy, content_safety: contentSafety } as unknown as DecisionInput & { direction: 'response' };
-      result = await detectors.decisionPoint.decide(input, call);
+      result = await inSpan(options.tracer, 'gateway.decision', () => detectors.decisionPoint.decide(input, call), { 'palisade.side': 'response' });
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
     }
@@ -165,7 +171,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       const drafts = effective === result.effective ? result.events : [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }];
-      options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile, now }));
+      options.events.emitLater(traceEmission(options.tracer, () => buildSecurityEvents(drafts, context, { profile, now })));
     }
     if (effective === 'BLOCK') {
       throw new PalisadeError('RESPONSE_BLOCKED', {

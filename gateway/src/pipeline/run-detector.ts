@@ -2,15 +2,34 @@
 // point reads: ok, timeout, error, or unavailable (a 503: content safety without a GPU, a service that
 // is not deployed — spec: tolerated and skipped).
 import { performance } from 'node:perf_hooks';
-import { isPalisadeError } from '@palisade/core';
+import { isPalisadeError, SpanKind, type Tracer } from '@palisade/core';
 import type { DetectorOutcome } from '../decision/index.js';
 
 export interface RunDetectorOptions {
   /** Failures that are not a detector outcome but the request's own (a size refusal): thrown on. */
   rethrow?: (error: unknown) => boolean;
+  /** With traces on: the call is a span `detector <name>` (its HTTP call carries the span's traceparent). */
+  tracer?: Tracer | undefined;
+  /** The detector's name in the span (threat, pii, content_policy, content_safety). */
+  detector?: string;
 }
 
-export async function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
+export function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
+  const { tracer } = options;
+  if (!tracer) return runUntraced(call, timeoutMs, options);
+  const detector = options.detector ?? 'detector';
+  return tracer.startActiveSpan(`detector ${detector}`, { kind: SpanKind.CLIENT, attributes: { 'palisade.detector': detector } }, async (span) => {
+    try {
+      const outcome = await runUntraced(call, timeoutMs, options);
+      span.setAttributes({ 'palisade.detector.status': outcome.status, ...('latency_ms' in outcome ? { 'palisade.detector.latency_ms': outcome.latency_ms } : {}) });
+      return outcome;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+async function runUntraced<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
   const started = performance.now();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

@@ -1,0 +1,84 @@
+// Traces of every component through the OpenTelemetry Node SDK, configured by the standard OTEL_*
+// variables (endpoint, protocol, service name, sampler, resource attributes). Off unless an exporter is
+// named: then no SDK is loaded, no hook is added and nothing is paid per request.
+import { randomBytes } from 'node:crypto';
+import { context, createContextKey, ProxyTracerProvider, trace, type Tracer } from '@opentelemetry/api';
+
+/** The trace id a root span must take (a request's UUID trace id), read by the id generator below. */
+export const REQUESTED_TRACE_ID = createContextKey('palisade.requested_trace_id');
+
+export interface Telemetry {
+  /** Flushes the spans still queued and stops the exporter. */
+  shutdown(): Promise<void>;
+}
+
+const enabledValue = (value: string | undefined) => value !== undefined && value.trim() !== '';
+
+/**
+ * On when OTEL_EXPORTER_OTLP_ENDPOINT (or its traces form) is set or OTEL_TRACES_EXPORTER names an
+ * exporter other than none; OTEL_SDK_DISABLED=true wins.
+ */
+export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporters = env.OTEL_TRACES_EXPORTER?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [];
+  if (exporters.includes('none')) return false;
+  return exporters.length > 0 || enabledValue(env.OTEL_EXPORTER_OTLP_ENDPOINT) || enabledValue(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+/**
+ * The SDK's random ids, except that a root span started inside a context carrying REQUESTED_TRACE_ID
+ * takes that trace id: the SDK gives its id generator no context, so the ambient one carries it.
+ */
+export function createRequestTraceIds() {
+  return {
+    generateTraceId(): string {
+      const requested = context.active().getValue(REQUESTED_TRACE_ID);
+      return typeof requested === 'string' ? requested : randomBytes(16).toString('hex');
+    },
+    generateSpanId(): string {
+      return randomBytes(8).toString('hex');
+    },
+  };
+}
+
+/**
+ * Starts the SDK when the environment asks for traces (the process's one tracer provider: components in
+ * one process share it). Returns null when tracing is off. The SDK reads process.env itself; `env`
+ * only decides whether to load it.
+ */
+export async function startTelemetry(options: { env?: NodeJS.ProcessEnv; serviceName?: string } = {}): Promise<Telemetry | null> {
+  const env = options.env ?? process.env;
+  if (!tracingRequested(env)) return null;
+  // Loaded on demand: the SDK and its exporters cost start-up time and memory a process without traces skips.
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const sdk = new NodeSDK({
+    ...(env.OTEL_SERVICE_NAME ? {} : options.serviceName ? { serviceName: options.serviceName } : {}),
+    idGenerator: createRequestTraceIds(),
+    instrumentations: [],
+    // Prometheus stays the metrics path, and logs go to stdout with trace_id/span_id.
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
+  sdk.start();
+  return { shutdown: () => sdk.shutdown() };
+}
+
+/** The tracer of a component when the SDK runs in this process; undefined when tracing is off. */
+export function activeTracer(name: string): Tracer | undefined {
+  const provider = trace.getTracerProvider();
+  // The API answers with a proxy whose delegate is its shared no-op provider until an SDK registers.
+  if (provider instanceof ProxyTracerProvider && provider.getDelegate() === new ProxyTracerProvider().getDelegate()) return undefined;
+  return trace.getTracer(`palisade.${name}`);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID trace id as an OpenTelemetry trace id (32 lower-case hex digits), else undefined. */
+export function otelTraceIdOf(traceId: string): string | undefined {
+  return UUID.test(traceId) ? traceId.replaceAll('-', '').toLowerCase() : undefined;
+}
+
+/** An OpenTelemetry trace id written as the UUID the gateway's headers and events use. */
+export function uuidOfTraceId(hex: string): string {
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
