@@ -15,6 +15,7 @@ import { checkDetectorLimits, checkPromptSize, isSizeRefusal } from './inspectio
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
+import { formatInspectionHeader, INSPECTION_HEADER, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts, type JoinedParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
@@ -24,6 +25,8 @@ export interface RequestInspection {
   body: Buffer;
   /** From the start of inspection to the decision acted on. */
   processingMs: number;
+  /** X-Service-Inspection, when the profile's event_logging.inspection_header asks for it. */
+  inspectionHeader?: string;
 }
 
 export interface InspectRequest {
@@ -197,17 +200,25 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       const drafts = result.events;
-      // The records are built (and validated) off the request path: the request pays for a closure.
-      options.events.emitLater(traceEmission(options.tracer, () => buildSecurityEvents(drafts, context, { profile, now })));
+      // The records (and their proof of inspection) are built and validated off the request path: the
+      // request pays for a closure.
+      options.events.emitLater(
+        traceEmission(options.tracer, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('request', input, profile) }, { profile, now })),
+      );
     }
+    const inspectionHeader = profile.event_logging.inspection_header ? formatInspectionHeader(inspectionChecks('request', input, profile)) : undefined;
     if (result.effective === 'BLOCK' && result.block) {
       throw new PalisadeError(result.block.code, {
         status: result.block.status,
         ...(result.block.details ? { details: result.block.details } : {}),
-        headers: { 'x-service-decision': decisionHeader(result.effective), 'x-service-processing-ms': String(processingMs) },
+        headers: {
+          'x-service-decision': decisionHeader(result.effective),
+          'x-service-processing-ms': String(processingMs),
+          ...(inspectionHeader !== undefined ? { [INSPECTION_HEADER]: inspectionHeader } : {}),
+        },
       });
     }
-    return { result, body, processingMs };
+    return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}) };
   };
 }
 export type RequestInspector = ReturnType<typeof createRequestInspector>;

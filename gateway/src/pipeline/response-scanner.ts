@@ -14,6 +14,7 @@ import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
 import { traceEmission } from './request-inspector.js';
+import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
@@ -22,6 +23,8 @@ export interface ResponseScan {
   /** The answer to send: the upstream body, or the body with the PII rewritten. */
   body: Buffer;
   processingMs: number;
+  /** The response side's part of X-Service-Inspection, when the profile asks for it. */
+  inspectionHeader?: string;
 }
 
 export interface ScanResponse {
@@ -171,7 +174,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       const drafts = effective === result.effective ? result.events : [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }];
-      options.events.emitLater(traceEmission(options.tracer, () => buildSecurityEvents(drafts, context, { profile, now })));
+      const outcomes = { pii, content_policy: contentPolicy, content_safety: contentSafety };
+      options.events.emitLater(
+        traceEmission(options.tracer, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
+      );
     }
     if (effective === 'BLOCK') {
       throw new PalisadeError('RESPONSE_BLOCKED', {
@@ -179,7 +185,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
         reasons: result.reasons.length ? result.reasons : ['the answer could not be redacted safely'],
       });
     }
-    return { result, body, processingMs };
+    const inspectionHeader = profile.event_logging.inspection_header
+      ? formatInspectionHeader(inspectionChecks('response', { pii, content_policy: contentPolicy, content_safety: contentSafety }, profile))
+      : undefined;
+    return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}) };
   };
 }
 export type ResponseScanner = ReturnType<typeof createResponseScanner>;

@@ -9,6 +9,7 @@ import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type Eve
 import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
+import { INSPECTION_HEADER } from '../pipeline/proof-of-inspection.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import { requestModelOf, tokenUsageOf, type UsageRecorder } from '../usage/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
@@ -248,6 +249,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
         reply
           .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
           .header(GATEWAY_HEADERS.processingMs, String(inspection.processingMs));
+        if (inspection.inspectionHeader !== undefined) reply.header(INSPECTION_HEADER, inspection.inspectionHeader);
       }
     }
 
@@ -270,6 +272,10 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await inSpan(deps.tracer, 'gateway.response_scan', () => deps.scanner!({ profile: route.profile!, snapshot, mapping: route.mapping!, answer, systemPrompt, traceId, tenantId, context: eventContext! }));
+      if (scan?.inspectionHeader) {
+        const requestSide = reply.getHeader(INSPECTION_HEADER);
+        reply.header(INSPECTION_HEADER, typeof requestSide === 'string' && requestSide ? `${requestSide}, ${scan.inspectionHeader}` : scan.inspectionHeader);
+      }
       if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
     }
     return sendAnswer(reply, answer);
