@@ -7,12 +7,13 @@ import {
   IDP_PORT,
   createEventExporterComponent,
   createEventWriterComponent,
+  registerEventWriterMetrics,
   createRegistryComponent,
   createReportWorker,
   EVENT_EXPORTER_PORT,
   REGISTRY_PORT,
 } from '@palisade/admin';
-import { ConfigError, createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Service } from '@palisade/core';
+import { ConfigError, createBundleRepository, createService, envBool, envInt, listen, parseEnv, type Service, type ServiceMetrics } from '@palisade/core';
 import {
   buildContentPolicyService,
   buildContentSafetyService,
@@ -312,7 +313,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       const db = await ctx.database();
       const writer = createEventWriterComponent({ db, streams: await ctx.streams(), env: ctx.env, logger: ctx.logger });
       await writer.start();
-      return serveHealth(ctx, 'event-writer', { database: () => db.ping() }, () => writer.stop(), port, host);
+      return serveHealth(ctx, 'event-writer', { database: () => db.ping() }, () => writer.stop(), port, host, (registry) => registerEventWriterMetrics(registry, () => writer.writer.stats));
     },
   },
   {
@@ -355,8 +356,10 @@ async function serveHealth(
   stop: () => Promise<void>,
   port: number,
   host: string,
+  metrics?: (registry: ServiceMetrics['registry']) => void,
 ): Promise<RunningComponent> {
-  const { app } = createService({ name, logger: ctx.logger, readiness });
+  const { app, metrics: serviceMetrics } = createService({ name, logger: ctx.logger, readiness });
+  metrics?.(serviceMetrics.registry);
   const url = await listen(app, { port, host });
   return {
     url,

@@ -53,6 +53,8 @@ export interface EventWriterStats {
   failures: number;
   /** True from a failure until the next stored batch. */
   degraded: boolean;
+  /** Age (s) of the oldest event of the last batch stored, 0 once a read finds the stream caught up. */
+  lagSeconds: number;
   lastError: string | null;
   running: boolean;
 }
@@ -92,6 +94,13 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Seconds since the oldest of these event timestamps (ISO), 0 for none. */
+function lagOf(timestamps: readonly string[]): number {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const t of timestamps) oldest = Math.min(oldest, Date.parse(t));
+  return Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0;
+}
+
 export function createEventWriter(options: EventWriterOptions): EventWriter {
   const { db, events, logger } = options;
   const stream = options.stream ?? SECURITY_EVENTS_STREAM;
@@ -110,7 +119,7 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
   const claimEveryMs = Math.min(claimIdleMs, 5_000);
   const repository = createEventRepository<SecurityEvent>(db);
 
-  const stats: Omit<EventWriterStats, 'running'> = { batches: 0, written: 0, acked: 0, claimed: 0, deadLettered: 0, failures: 0, degraded: false, lastError: null };
+  const stats: Omit<EventWriterStats, 'running'> = { batches: 0, written: 0, acked: 0, claimed: 0, deadLettered: 0, failures: 0, degraded: false, lastError: null, lagSeconds: 0 };
   let held: Held | undefined;
   let groupReady = false;
   let lastClaimAt = Number.NEGATIVE_INFINITY;
@@ -178,7 +187,10 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     }
     if (held === undefined) {
       const entries = await fetch(waitMs, forceClaim);
-      if (entries.length === 0) return 0;
+      if (entries.length === 0) {
+        stats.lagSeconds = 0;
+        return 0;
+      }
       held = { ids: entries.map((e) => e.id), batch: parseBatch(entries), deadLettered: false, stored: false };
     }
     const h = held;
@@ -195,6 +207,7 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     held = undefined;
     stats.batches++;
     stats.acked += h.ids.length;
+    stats.lagSeconds = lagOf(h.batch.valid.map((v) => v.event.timestamp));
     if (stats.degraded) {
       stats.degraded = false;
       logger?.info({ stream, group, consumer }, 'event writer storing again');

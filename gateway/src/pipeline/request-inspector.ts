@@ -195,7 +195,10 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
-    if (timings) timings.observe('request', 'total', processingMs);
+    if (timings) {
+      timings.observe('request', 'total', processingMs);
+      timings.decided('request', result.effective, result.events.some((e) => e.event_type === 'FAIL_SAFE_TRIGGERED'));
+    }
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };

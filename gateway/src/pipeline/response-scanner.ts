@@ -169,7 +169,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       else effective = 'BLOCK';
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
-    if (timings) timings.observe('response', 'total', processingMs);
+    if (timings) {
+      timings.observe('response', 'total', processingMs);
+      timings.decided('response', effective, result.events.some((e) => e.event_type === 'FAIL_SAFE_TRIGGERED'));
+    }
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };

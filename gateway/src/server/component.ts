@@ -14,6 +14,7 @@ import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { createUsageRecorder } from '../usage/index.js';
 import { buildGateway } from './build-gateway.js';
 import { registerHeapProbe } from './heap-probe.js';
+import { registerGatewayMetrics } from './gateway-metrics.js';
 import type { GatewayConfig } from './env.js';
 
 export interface GatewayComponentDeps {
@@ -86,6 +87,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
   timings.register(service.metrics.registry);
   registerEventMetrics(service.metrics.registry, () => events.stats);
   registerHeapProbe(service.app);
+  registerGatewayMetrics(service.app, service.metrics.registry, { revision: () => loader.current()?.revision ?? null, confirmedAt: loader.confirmedAt });
   return {
     ...service,
     loader,

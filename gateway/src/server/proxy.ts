@@ -15,6 +15,13 @@ import { requestModelOf, tokenUsageOf, type UsageRecorder } from '../usage/index
 import type { ApiKeyAuth } from './api-keys.js';
 import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, sourceIpOf, tenantOf } from './request-info.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant of a routed call (after API-key authentication): the metrics' tenant label. */
+    routedTenant?: string;
+  }
+}
+
 /** Response headers of the spec. */
 export const GATEWAY_HEADERS = {
   traceId: 'x-service-trace-id',
@@ -212,6 +219,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     }
 
     request.traceId = traceId;
+    request.routedTenant = tenantId;
     const { provider } = route;
     if (state) state.route = { providerId: provider.id, providerName: provider.name, profile: route.profile ?? undefined };
     reply.header(GATEWAY_HEADERS.traceId, traceId).header(GATEWAY_HEADERS.providerId, provider.id);
