@@ -128,8 +128,9 @@ async function callUpstream(upstream: UpstreamClient, reply: FastifyReply, reque
  * The provider call as an OpenTelemetry GenAI client span: provider, requested model and the token
  * usage the answer reports (never the prompt or the answer).
  */
-function upstreamSpan(tracer: Tracer | undefined, provider: { id: string; name: string; provider_type: string }, model: string, call: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+function upstreamSpan(tracer: Tracer | undefined, provider: { id: string; name: string; provider_type: string }, json: unknown, call: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
   if (!tracer) return call();
+  const model = requestModelOf(json);
   const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider.provider_type, 'gen_ai.request.model': model, 'palisade.provider_id': provider.id };
   return inSpan(
     tracer,
@@ -263,7 +264,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
 
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
-    const answer = await upstreamSpan(deps.tracer, provider, requestModelOf(json), () => callUpstream(deps.upstream, reply, {
+    const answer = await upstreamSpan(deps.tracer, provider, json, () => callUpstream(deps.upstream, reply, {
       url: route.upstreamUrl!,
       headers,
       stripHeaders: GATEWAY_CONTROL_HEADERS,
