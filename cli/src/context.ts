@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { createThreatWorkerPool, threatDetectorConfigFromEnv, withThreatModelDir, type ThreatDetector } from '@palisade/detectors';
-import { activeSpanLogFields, tracingRequested, createLocalBundleAppliers, createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
+import { createLocalBundleAppliers, createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 
 /**
  * What components share when several run in one process (`palisade all`): one logger, one database
@@ -32,8 +32,7 @@ export interface ComponentContext {
 
 export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Logger, components: readonly string[] = []): ComponentContext {
   const config = loadCommonConfig(env);
-  // With traces on, every line written inside a request names the span it belongs to (span_id).
-  const log = logger ?? pino({ level: config.LOG_LEVEL, base: { app: 'palisade' }, ...(tracingRequested(env) ? { mixin: activeSpanLogFields } : {}) });
+  const log = logger ?? pino({ level: config.LOG_LEVEL, base: { app: 'palisade' } });
   let db: Promise<Database> | undefined;
   let streams: Promise<Streams> | undefined;
   let secrets: SecretBox | undefined;

@@ -63,8 +63,8 @@ export function createJsonServiceClient<Request, Response>(options: JsonServiceC
     async call(request, call = {}) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-      // W3C traceparent of the caller's active span (when traces are on): the service's span is its child.
-      const headers = withTraceHeaders(call.traceId ? { ...fixedHeaders, 'x-trace-id': call.traceId } : fixedHeaders);
+      // W3C traceparent of the caller's span (when traces are on): the service's span is its child.
+      const headers = withTraceHeaders(call.traceId ? { ...fixedHeaders, 'x-trace-id': call.traceId } : fixedHeaders, call.traceContext);
       let status: number;
       let text: string;
       try {

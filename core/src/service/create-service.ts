@@ -11,7 +11,7 @@ import { createServiceMetrics, instrument, type ServiceMetrics } from './metrics
 import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { traceIdFor } from './trace.js';
 import { activeTracer } from '../telemetry/sdk.js';
-import { activeSpanLogFields, registerRequestTracing, tracedRequestId } from '../telemetry/server.js';
+import { registerRequestTracing, tracedRequestId } from '../telemetry/server.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,7 +76,7 @@ export function createService(options: ServiceOptions): Service {
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger.child({ service: options.name }) }
-      : { logger: { level: options.logLevel ?? 'info', base: { service: options.name }, ...(tracer ? { mixin: activeSpanLogFields } : {}) } }),
+      : { logger: { level: options.logLevel ?? 'info', base: { service: options.name } } }),
     // With tracing on, an incoming traceparent's trace id is the request's when X-Trace-ID is absent.
     genReqId: tracer ? tracedRequestId : (req) => traceIdFor(req),
     childLoggerFactory: lazyChildLoggerFactory,

@@ -1,3 +1,3 @@
 export * from './sdk.js';
 export * from './server.js';
-export { context as otelContext, SpanKind, SpanStatusCode, trace as otelTrace, type Span, type Tracer } from '@opentelemetry/api';
+export { SpanKind, SpanStatusCode, trace as otelTrace, type Span, type Tracer } from '@opentelemetry/api';

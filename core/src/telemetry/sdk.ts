@@ -2,9 +2,10 @@
 // variables (endpoint, protocol, service name, sampler, resource attributes). Off unless an exporter is
 // named: then no SDK is loaded, no hook is added and nothing is paid per request.
 import { randomBytes } from 'node:crypto';
-import { context, createContextKey, ProxyTracerProvider, trace, type Tracer } from '@opentelemetry/api';
+import { context, createContextKey, ProxyTracerProvider, ROOT_CONTEXT, trace, type Context, type ContextManager, type Tracer } from '@opentelemetry/api';
 
 /** The trace id a root span must take (a request's UUID trace id), read by the id generator below. */
+export type TraceContext = Context;
 export const REQUESTED_TRACE_ID = createContextKey('palisade.requested_trace_id');
 
 export interface Telemetry {
@@ -42,6 +43,36 @@ export function createRequestTraceIds() {
 }
 
 /**
+ * Carries a context through one synchronous call only. Contexts are passed explicitly along a request
+ * (request.traceContext, the stages' parameters): the SDK's default AsyncLocalStorage manager would make
+ * every promise of the process pay an async hook on Node 20, traced or not.
+ */
+export class SyncContextManager implements ContextManager {
+  private stack: Context[] = [];
+  active(): Context {
+    return this.stack.at(-1) ?? ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    this.stack.push(ctx);
+    try {
+      return fn.call(thisArg, ...args);
+    } finally {
+      this.stack.pop();
+    }
+  }
+  bind<T>(_ctx: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    this.stack = [];
+    return this;
+  }
+}
+
+/**
  * Starts the SDK when the environment asks for traces (the process's one tracer provider: components in
  * one process share it). Returns null when tracing is off. The SDK reads process.env itself; `env`
  * only decides whether to load it.
@@ -54,6 +85,7 @@ export async function startTelemetry(options: { env?: NodeJS.ProcessEnv; service
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : options.serviceName ? { serviceName: options.serviceName } : {}),
     idGenerator: createRequestTraceIds(),
+    contextManager: new SyncContextManager(),
     instrumentations: [],
     // Prometheus stays the metrics path, and logs go to stdout with trace_id/span_id.
     metricReaders: [],

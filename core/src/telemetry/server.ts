@@ -1,11 +1,19 @@
 // The server span of every request a component answers: it continues an incoming W3C traceparent,
-// otherwise starts a trace whose id is the request's UUID trace id, and stays the active context for
-// the handler so the spans and outgoing calls made there are its children.
+// otherwise starts a trace whose id is the request's UUID trace id. Its context is kept on the request
+// (request.traceContext) and handed explicitly to each stage and outgoing call, which make child spans
+// only when the trace is sampled and pass traceparent on either way.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type SpanKind as Kind, type Tracer } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { otelTraceIdOf, REQUESTED_TRACE_ID, uuidOfTraceId } from './sdk.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** With traces on: the context of the request's server span, parent of its stages' spans. */
+    traceContext?: Context;
+  }
+}
 
 // Same rule as trace.ts: a client-sent id is kept only when it is a reasonable token.
 const TRACE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -49,16 +57,17 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer): vo
     const parent = propagation.extract(ROOT_CONTEXT, request.headers);
     const remote = trace.getSpanContext(parent);
     const wanted = otelTraceIdOf(request.id);
-    // Without a valid traceparent the new trace takes the request's UUID trace id (X-Trace-ID or new).
+    // Without a valid traceparent the new trace takes the request's UUID trace id (X-Trace-ID or new);
+    // the id generator reads it from the context active during startSpan.
     const start = remote && isSpanContextValid(remote) ? parent : wanted ? parent.setValue(REQUESTED_TRACE_ID, wanted) : parent;
     const span = context.with(start, () =>
       tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'palisade.trace_id': request.id } }, start),
     );
     spans.set(request, span);
-    const active = trace.setSpan(parent, span);
-    // The body arrives on the request stream's events, outside this hook's async context: bound here.
-    context.bind(active, request.raw);
-    context.with(active, done);
+    request.traceContext = trace.setSpan(parent, span);
+    // Log lines of a sampled request name its span (an unsampled one keeps the lazy logger).
+    if (span.isRecording()) request.log = request.log.child({ span_id: span.spanContext().spanId });
+    done();
   });
   app.addHook('onResponse', (request, reply, done) => {
     finish(request, reply.statusCode);
@@ -70,34 +79,48 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer): vo
   });
 }
 
-/** Runs `work` in a child span of the active one (or plainly, when tracing is off). */
-export async function inSpan<T>(tracer: Tracer | undefined, name: string, work: (span: Span | undefined) => Promise<T>, attributes?: Record<string, string | number | boolean>): Promise<T> {
-  if (!tracer) return work(undefined);
-  return tracer.startActiveSpan(name, attributes ? { attributes } : {}, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      failSpan(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+const sampled = (parent: Context) => trace.getSpan(parent)?.isRecording() === true;
+
+export interface StageSpanOptions {
+  attributes?: Record<string, string | number | boolean>;
+  kind?: Kind;
+}
+
+/**
+ * Runs `work` in a child span of `parent` when the trace is sampled; `work` gets the context to hand on
+ * (the child's, else the parent's, so traceparent still carries the sampling decision) and the span.
+ */
+export async function inSpan<T>(
+  tracer: Tracer | undefined,
+  parent: Context | undefined,
+  name: string,
+  work: (ctx: Context | undefined, span: Span | undefined) => Promise<T>,
+  options: StageSpanOptions = {},
+): Promise<T> {
+  if (!tracer || !parent || !sampled(parent)) return work(parent, undefined);
+  const span = tracer.startSpan(name, options, parent);
+  try {
+    return await work(trace.setSpan(parent, span), span);
+  } catch (error) {
+    failSpan(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** inSpan for synchronous stages. */
-export function inSpanSync<T>(tracer: Tracer | undefined, name: string, work: (span: Span | undefined) => T, attributes?: Record<string, string | number | boolean>): T {
-  if (!tracer) return work(undefined);
-  return tracer.startActiveSpan(name, attributes ? { attributes } : {}, (span) => {
-    try {
-      return work(span);
-    } catch (error) {
-      failSpan(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+export function inSpanSync<T>(tracer: Tracer | undefined, parent: Context | undefined, name: string, work: (ctx: Context | undefined) => T, options: StageSpanOptions = {}): T {
+  if (!tracer || !parent || !sampled(parent)) return work(parent);
+  const span = tracer.startSpan(name, options, parent);
+  try {
+    return work(trace.setSpan(parent, span));
+  } catch (error) {
+    failSpan(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** Marks a failed span with the catalogue code only: an error message can quote request content. */
@@ -107,16 +130,10 @@ function failSpan(span: Span, error: unknown): void {
   span.setAttribute('error.type', code);
 }
 
-/** The active span's ids for log lines (pino's mixin), empty outside a traced request. */
-export function activeSpanLogFields(): { span_id?: string } {
-  const span = trace.getActiveSpan();
-  return span ? { span_id: span.spanContext().spanId } : {};
-}
-
-/** Adds W3C traceparent (and tracestate) of the active span to outgoing headers; the same object when none. */
-export function withTraceHeaders<H extends Record<string, string>>(headers: H): H {
-  if (!trace.getActiveSpan()) return headers;
+/** Adds W3C traceparent (and tracestate) of `ctx` to outgoing headers; the same object without one. */
+export function withTraceHeaders<H extends Record<string, string>>(headers: H, ctx: Context | undefined): H {
+  if (!ctx) return headers;
   const copy = { ...headers };
-  propagation.inject(context.active(), copy);
+  propagation.inject(ctx, copy);
   return copy;
 }

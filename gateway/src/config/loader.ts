@@ -3,7 +3,7 @@
 // every poll interval as a safety net for a lost notice. A request holds the snapshot it started
 // with, so a running request keeps its old provider settings (e.g. its timeout).
 import { request } from 'undici';
-import { BUNDLE_CHANNEL, readBundle, withTraceHeaders, type LocalBundleAppliers, type PubSub } from '@palisade/core';
+import { BUNDLE_CHANNEL, readBundle, type LocalBundleAppliers, type PubSub } from '@palisade/core';
 import { compileSnapshot, type GatewaySnapshot, type SnapshotOptions } from './snapshot.js';
 
 export interface ConfigLoaderLogger {
@@ -60,7 +60,7 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     const headers: Record<string, string> = {};
     if (snapshot) headers['if-none-match'] = `"${snapshot.revision}"`;
     if (options.internalToken) headers['x-internal-token'] = options.internalToken;
-    const response = await request(options.bundleUrl, { headers: withTraceHeaders(headers), headersTimeout: fetchTimeoutMs, bodyTimeout: fetchTimeoutMs });
+    const response = await request(options.bundleUrl, { headers, headersTimeout: fetchTimeoutMs, bodyTimeout: fetchTimeoutMs });
     const body = Buffer.from(await response.body.arrayBuffer());
     if (response.statusCode === 304) {
       confirmedAt = Date.now();

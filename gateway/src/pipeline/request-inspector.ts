@@ -3,7 +3,7 @@
 // act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
 // monitor mode forwards the request unchanged.
 import { performance } from 'node:perf_hooks';
-import { inSpan, otelContext, PalisadeError, replaceAllAt, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
+import { inSpan, otelTrace, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
@@ -39,6 +39,8 @@ export interface InspectRequest {
   tenantId: string;
   /** Who asked and where it went, for the security events of this request. */
   context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  /** With traces on: the request's span context, parent of the inspection spans. */
+  traceContext?: TraceContext | undefined;
 }
 
 /** X-Service-Decision: the effective decision in lower case (spec example: `allow`). */
@@ -83,16 +85,16 @@ export interface InspectorOptions {
  * The event building, run later off the request path, as a span `security_events.emit` of the
  * request's trace (the context is captured now: it runs after the answer went).
  */
-export function traceEmission<T>(tracer: Tracer | undefined, build: () => T): () => T {
-  if (!tracer) return build;
-  const parent = otelContext.active();
-  return () => tracer.startActiveSpan('security_events.emit', {}, parent, (span) => {
+export function traceEmission<T>(tracer: Tracer | undefined, parent: TraceContext | undefined, build: () => T): () => T {
+  if (!tracer || !parent || !otelTrace.getSpan(parent)?.isRecording()) return build;
+  return () => {
+    const span = tracer.startSpan('security_events.emit', {}, parent);
     try {
       return build();
     } finally {
       span.end();
     }
-  });
+  };
 }
 
 export function createRequestInspector(detectors: InspectionDetectors, options: InspectorOptions = {}) {
@@ -107,7 +109,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const joined = joinParts(parts);
     checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
-    const normalized = await inSpan(options.tracer, 'gateway.normalize', () => detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }));
+    const normalized = await inSpan(options.tracer, request.traceContext, 'gateway.normalize', () => detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }));
     if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
     const forThreat = normalized.translated ?? normalized.normalized;
     const policies = profilePolicies(profile, request.snapshot, 'request');
@@ -122,49 +124,49 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
         ? skipped('threat detection is off in the profile')
         : detectors.threat
           ? runDetector(
-              (signal) =>
+              (signal, traceContext) =>
                 detectors.threat!.detect(
                   {
                     trace_context: { trace_id: request.traceId, span_id: 'threat' },
                     tenant_id: request.tenantId,
                     canonical: { user_prompt: forThreat, language: normalized.language ?? 'auto' },
                   },
-                  { ...call, signal },
+                  { ...call, signal, traceContext },
                 ),
               timeoutMs,
-              { ...sizeRefusals, tracer: options.tracer, detector: 'threat' },
+              { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'threat' },
             )
           : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
       !profile.pii.enabled
         ? skipped('PII detection is off in the profile')
         : runDetector(
-            (signal) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal }),
+            (signal, traceContext) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal, traceContext }),
             timeoutMs,
-            { ...sizeRefusals, tracer: options.tracer, detector: 'pii' },
+            { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'pii' },
           ),
       policies.length === 0
         ? skipped('no active content policy in the profile')
         : runDetector(
-            (signal) =>
+            (signal, traceContext) =>
               detectors.contentPolicy.detect(
                 { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
-                { ...call, signal },
+                { ...call, signal, traceContext },
               ),
             timeoutMs,
-            { ...sizeRefusals, tracer: options.tracer, detector: 'content_policy' },
+            { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'content_policy' },
           ),
       !safety.enabled
         ? skipped('content safety is off in the profile')
         : normalized.normalized.trim() === ''
           ? skipped('no prompt text to check')
           : runDetector(
-              (signal) =>
+              (signal, traceContext) =>
                 detectors.contentSafety.detect(
                   { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
-                  { ...call, signal },
+                  { ...call, signal, traceContext },
                 ),
               timeoutMs,
-              { ...sizeRefusals, tracer: options.tracer, detector: 'content_safety' },
+              { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'content_safety' },
             ),
     ]);
 
@@ -174,7 +176,9 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;
     try {
-      result = await inSpan(options.tracer, 'gateway.decision', () => detectors.decisionPoint.decide(input as never, call), { 'palisade.side': 'request' });
+      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input as never, { ...call, traceContext }), {
+        attributes: { 'palisade.side': 'request' },
+      });
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`) as RequestDecisionResult;
     }
@@ -206,7 +210,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       // The records (and their proof of inspection) are built and validated off the request path: the
       // request pays for a closure.
       options.events.emitLater(
-        traceEmission(options.tracer, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('request', input, profile) }, { profile, now })),
+        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('request', input, profile) }, { profile, now })),
       );
     }
     const inspectionHeader = profile.event_logging.inspection_header ? formatInspectionHeader(inspectionChecks('request', input, profile)) : undefined;

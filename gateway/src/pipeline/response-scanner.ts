@@ -2,7 +2,7 @@
 // scanned for output PII and the profile's response-scope content policies, and then passed, redacted
 // at the response path, or blocked (RESPONSE_BLOCKED, block_status_code, reasons).
 import { performance } from 'node:perf_hooks';
-import { inSpan, PalisadeError, replaceAllAt, type Tracer, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
+import { inSpan, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
@@ -37,6 +37,8 @@ export interface ScanResponse {
   traceId: string;
   tenantId: string;
   context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  /** With traces on: the response scan's span context, parent of its detector spans. */
+  traceContext?: TraceContext | undefined;
 }
 
 const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
@@ -113,27 +115,27 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       settings.pii_mode === 'disabled'
         ? skipped('response PII scanning is disabled')
         : runDetector(
-            (signal) =>
+            (signal, traceContext) =>
               detectors.pii.detect(
                 { text: scanned.text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
-                { ...call, signal },
+                { ...call, signal, traceContext },
               ),
             timeoutMs,
-            { tracer: options.tracer, detector: 'pii' },
+            { tracer: options.tracer, parent: request.traceContext, detector: 'pii' },
           ),
       policies.length === 0
         ? skipped('no active response content policy in the profile')
         : runDetector(
-            (signal) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal }),
+            (signal, traceContext) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
             timeoutMs,
-            { tracer: options.tracer, detector: 'content_policy' },
+            { tracer: options.tracer, parent: request.traceContext, detector: 'content_policy' },
           ),
       !guardResponses
         ? skipped('content safety on responses is off in the profile')
         : scanned.text.trim() === ''
           ? skipped('no answer text to check')
           : runDetector(
-              (signal) =>
+              (signal, traceContext) =>
                 detectors.contentSafety.detect(
                   {
                     text: clipForGuard(scanned.text),
@@ -141,10 +143,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
                     role: 'response',
                     ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
                   },
-                  { ...call, signal },
+                  { ...call, signal, traceContext },
                 ),
               timeoutMs,
-              { tracer: options.tracer, detector: 'content_safety' },
+              { tracer: options.tracer, parent: request.traceContext, detector: 'content_safety' },
             ),
     ]);
 
@@ -153,7 +155,9 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
     try {
       // The detector answers are wider than the decision input's view of them (extra fields).
       const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy, content_safety: contentSafety } as unknown as DecisionInput & { direction: 'response' };
-      result = await inSpan(options.tracer, 'gateway.decision', () => detectors.decisionPoint.decide(input, call), { 'palisade.side': 'response' });
+      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { ...call, traceContext }), {
+        attributes: { 'palisade.side': 'response' },
+      });
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
     }
@@ -179,7 +183,7 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       const drafts = effective === result.effective ? result.events : [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }];
       const outcomes = { pii, content_policy: contentPolicy, content_safety: contentSafety };
       options.events.emitLater(
-        traceEmission(options.tracer, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
+        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
       );
     }
     if (effective === 'BLOCK') {

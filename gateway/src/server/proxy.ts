@@ -3,7 +3,7 @@
 // the upstream call.
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EXTRACTION_EMPTY_WARNING, inSpan, inSpanSync, isExtractionEmpty, PalisadeError, type Profile, type Tracer } from '@palisade/core';
+import { EXTRACTION_EMPTY_WARNING, inSpan, inSpanSync, isExtractionEmpty, PalisadeError, SpanKind, type Profile, type TraceContext, type Tracer } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import { extractForInspection } from '../pipeline/inspected-text.js';
@@ -128,21 +128,22 @@ async function callUpstream(upstream: UpstreamClient, reply: FastifyReply, reque
  * The provider call as an OpenTelemetry GenAI client span: provider, requested model and the token
  * usage the answer reports (never the prompt or the answer).
  */
-function upstreamSpan(tracer: Tracer | undefined, provider: { id: string; name: string; provider_type: string }, json: unknown, call: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
-  if (!tracer) return call();
+function upstreamSpan(tracer: Tracer | undefined, parent: TraceContext | undefined, provider: { id: string; name: string; provider_type: string }, json: unknown, call: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+  if (!tracer || !parent) return call();
   const model = requestModelOf(json);
   const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider.provider_type, 'gen_ai.request.model': model, 'palisade.provider_id': provider.id };
   return inSpan(
     tracer,
+    parent,
     model ? `chat ${model}` : 'chat',
-    async (span) => {
+    async (_ctx, span) => {
       const answer = await call();
       span?.setAttribute('http.response.status_code', answer.status);
       const tokens = tokenUsageOf(answer);
       if (tokens) span?.setAttributes({ 'gen_ai.usage.input_tokens': tokens.input, 'gen_ai.usage.output_tokens': tokens.output });
       return answer;
     },
-    attributes,
+    { kind: SpanKind.CLIENT, attributes },
   );
 }
 
@@ -194,7 +195,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     }
 
     const traceId = request.id;
-    const route = inSpanSync(deps.tracer, 'gateway.route', () => snapshot.match({ tenant_id: tenantId, original_uri: originalUriOf(headers, request.url), host: headers.host, headers }));
+    const route = inSpanSync(deps.tracer, request.traceContext, 'gateway.route', () => snapshot.match({ tenant_id: tenantId, original_uri: originalUriOf(headers, request.url), host: headers.host, headers }));
     const raw = request.body as Buffer | undefined;
 
     if (!route) {
@@ -238,7 +239,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
-      const { extraction, everyString } = inSpanSync(deps.tracer, 'gateway.extract', () => extractForInspection(route.mapping!, json));
+      const { extraction, everyString } = inSpanSync(deps.tracer, request.traceContext, 'gateway.extract', () => extractForInspection(route.mapping!, json));
       systemPrompt = extraction.system_prompt;
       if (everyString || isExtractionEmpty(extraction)) {
         request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId, every_string_inspected: everyString }, EXTRACTION_EMPTY_WARNING);
@@ -253,7 +254,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       };
       if (state) state.context = eventContext;
       if (deps.inspector) {
-        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext });
+        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext, traceContext: request.traceContext });
         body = inspection.body;
         reply
           .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
@@ -264,7 +265,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
 
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
-    const answer = await upstreamSpan(deps.tracer, provider, json, () => callUpstream(deps.upstream, reply, {
+    const answer = await upstreamSpan(deps.tracer, request.traceContext, provider, json, () => callUpstream(deps.upstream, reply, {
       url: route.upstreamUrl!,
       headers,
       stripHeaders: GATEWAY_CONTROL_HEADERS,
@@ -280,7 +281,9 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     deps.usage?.answer(request, answer);
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
-      const scan = await inSpan(deps.tracer, 'gateway.response_scan', () => deps.scanner!({ profile: route.profile!, snapshot, mapping: route.mapping!, answer, systemPrompt, traceId, tenantId, context: eventContext! }));
+      const scan = await inSpan(deps.tracer, request.traceContext, 'gateway.response_scan', (traceContext) =>
+        deps.scanner!({ profile: route.profile!, snapshot, mapping: route.mapping!, answer, systemPrompt, traceId, tenantId, context: eventContext!, traceContext }),
+      );
       if (scan?.inspectionHeader) {
         const requestSide = reply.getHeader(INSPECTION_HEADER);
         reply.header(INSPECTION_HEADER, typeof requestSide === 'string' && requestSide ? `${requestSide}, ${scan.inspectionHeader}` : scan.inspectionHeader);
