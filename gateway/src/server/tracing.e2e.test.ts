@@ -3,7 +3,7 @@
 // the gateway's server span and each detector service's span under the gateway's detector span.
 import t from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { listen, otelTraceIdOf, startTelemetry } from '@palisade/core';
+import { EXTRACTION_EMPTY_WARNING, listen, otelTraceIdOf, startTelemetry } from '@palisade/core';
 import { OTLP_SPAN_KIND, startOtlpReceiver, type ReceivedSpan } from '@palisade/core/testing';
 import { buildPiiService, buildThreatService, createThreatDetector } from '@palisade/detectors';
 import { buildDecisionService } from '../decision/index.js';
@@ -104,6 +104,17 @@ t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => 
     const spans = await receiver.waitFor((all) => all.some((s) => s.traceId === parentTrace && s.parentSpanId === parentSpan));
     const root = spans.find((s) => s.traceId === parentTrace && s.parentSpanId === parentSpan)!;
     t.equal(root.scope, 'palisade.gateway', "the gateway's span is the child of the caller's");
+  });
+
+  t.test('log lines of a traced request carry its trace_id and span_id', async (t) => {
+    // A body the mapping extracts nothing from: the gateway warns on the request's logger.
+    const res = await send({ model: 'gpt-x', input: 'no messages here' });
+    const requestTrace = String(res.headers['x-service-trace-id']);
+    const line = stack.logs.find((l) => l.msg === EXTRACTION_EMPTY_WARNING && l.trace_id === requestTrace);
+    t.ok(line, 'the warning names the trace');
+    const spans = await receiver.waitFor((all) => all.some((s) => s.traceId === otelTraceIdOf(requestTrace) && s.parentSpanId === ''));
+    const root = spans.find((s) => s.traceId === otelTraceIdOf(requestTrace) && s.parentSpanId === '')!;
+    t.equal(line?.span_id, root.spanId, "and the request span's id");
   });
 
   t.test('an X-Trace-ID that is a UUID is the trace id', async (t) => {
