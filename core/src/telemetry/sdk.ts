@@ -4,8 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { context, createContextKey, ProxyTracerProvider, ROOT_CONTEXT, trace, type Context, type ContextManager, type Tracer } from '@opentelemetry/api';
 
-/** The trace id a root span must take (a request's UUID trace id), read by the id generator below. */
+/** A span context handed along a request (the OpenTelemetry Context). */
 export type TraceContext = Context;
+
+/** The trace id a root span must take (a request's UUID trace id), read by the id generator below. */
 export const REQUESTED_TRACE_ID = createContextKey('palisade.requested_trace_id');
 
 export interface Telemetry {

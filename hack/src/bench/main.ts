@@ -25,7 +25,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
+import { childFailure, freePorts, installCleanup, readCpuSeconds, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
 import { buildReport, failed, renderReport, SCENARIOS, TRACED_SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
 import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
 import { readHeap, runSoak } from './heap.js';
@@ -367,7 +367,7 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
     const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir, tracingEnv);
     const pid = stack.child.pid;
     const before = readMemory(pid);
-    const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true);
+    const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true, pid);
     const after = readMemory(pid);
     const heapAfterGc = await readHeap(stack.url).catch((error: unknown) => void log(`${name}: no heap figure: ${String(error)}`));
     if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
@@ -389,18 +389,33 @@ interface Measured {
   eventLoopMs?: Record<string, number>;
   paced?: { measurement: Measurement; eventLoopMs: Record<string, number> };
   stages?: StageSplit[];
+  cpuMsPerRequest?: number;
 }
 
 /**
  * The flat-out run, then the one-at-a-time run. For a Palisade gateway (`ownMetrics`), its /metrics is
  * read after the warm-up and after the flat-out run: event-loop delay and inspection time per stage.
  */
-async function measure(name: ScenarioName, url: string, options: Options, body = BODY, ownMetrics = false): Promise<Measured> {
+async function measure(name: ScenarioName, url: string, options: Options, body = BODY, ownMetrics = false, pid?: number): Promise<Measured> {
   log(`${name}: ${options.warmupSec} s warm-up, then ${options.durationSec} s measured at ${options.connections} connections -> ${url}`);
   let before: Awaited<ReturnType<typeof scrape>> | undefined;
-  const m = await runScenario(spec(url, options, body), ownMetrics ? { afterWarmup: async () => void (before = await scrape(url)) } : {});
+  let cpuBefore: number | undefined;
+  const m = await runScenario(
+    spec(url, options, body),
+    ownMetrics
+      ? {
+          afterWarmup: async () => {
+            before = await scrape(url);
+            cpuBefore = readCpuSeconds(pid);
+          },
+        }
+      : {},
+  );
+  const cpuAfter = readCpuSeconds(pid);
   log(`${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors, ${m.non2xx} non-2xx`);
   const out: Measured = { measurement: m };
+  // The gateway process's own CPU per call over the measured run: steadier than req/s on a shared machine.
+  if (cpuBefore !== undefined && cpuAfter !== undefined && m.requests > 0) out.cpuMsPerRequest = ((cpuAfter - cpuBefore) * 1000) / m.requests;
   if (ownMetrics && before) {
     const after = await scrape(url);
     out.eventLoopMs = after.eventLoopMs;

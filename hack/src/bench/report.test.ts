@@ -126,17 +126,17 @@ t.test('report: the paced half-load run is judged for event-loop delay beside th
 
 t.test('tracing cost: traced ÷ untraced throughput, at least 0.95', async (t) => {
   const outcomes: ScenarioOutcome[] = [
-    { name: 'gateway', measurement: m(8_000, 5, 10) },
-    { name: 'gateway-traced', measurement: m(7_760, 5.1, 10.4) },
+    { name: 'gateway', measurement: m(8_000, 5, 10), cpuMsPerRequest: 0.2 },
+    { name: 'gateway-traced', measurement: m(7_760, 5.1, 10.4), cpuMsPerRequest: 0.206 },
     { name: 'inspected', measurement: m(2_000, 20, 40) },
     { name: 'inspected-traced', measurement: m(1_800, 22, 45) },
   ];
   t.same(tracingCosts(outcomes), [
-    { scenario: 'gateway-traced', throughputRatio: 0.97, target: '>= 0.95', met: true },
+    { scenario: 'gateway-traced', throughputRatio: 0.97, cpuMsPerRequest: { off: 0.2, on: 0.206 }, target: '>= 0.95', met: true },
     { scenario: 'inspected-traced', throughputRatio: 0.9, target: '>= 0.95', met: false },
   ]);
   const text = renderReport(buildReport(outcomes, config, times));
-  t.match(text, /tracing on .* vs off:\n {2}gateway, traces at 10 % +req\/s ÷ off +0\.970 +target >= 0\.95 +met\n {2}full inspection, traces at 10 % +req\/s ÷ off +0\.900 +target >= 0\.95 +MISSED/);
+  t.match(text, /tracing on .* vs off:\n {2}gateway, traces at 10 % +req\/s ÷ off +0\.970 +target >= 0\.95 +met\n +gateway CPU per call 0\.200 ms off, 0\.206 ms on \(\+3\.00 %\)\n {2}full inspection, traces at 10 % +req\/s ÷ off +0\.900 +target >= 0\.95 +MISSED/);
   t.same(tracingCosts([outcomes[0]!, { name: 'gateway-traced', measurement: m(7_000, 5, 10, { errors: 2 }) }]), [], 'a run with errors is not compared');
   t.equal(buildReport([outcomes[0]!], config, times).tracing, undefined, 'nothing without the traced twin');
 });

@@ -26,6 +26,8 @@ export interface TracingCost {
   scenario: keyof typeof TRACED_SCENARIOS;
   /** traced req/s ÷ untraced req/s. */
   throughputRatio: number;
+  /** The gateway process's CPU per call, ms, off and on (when read). */
+  cpuMsPerRequest?: { off: number; on: number };
   target: string;
   met: boolean;
 }
@@ -55,6 +57,8 @@ export interface ScenarioOutcome {
   paced?: { measurement: Measurement; eventLoopMs: Record<string, number> };
   /** Mean inspection time per stage over the flat-out run. */
   stages?: StageSplit[];
+  /** CPU of the gateway process (all its threads) per call over the flat-out run, ms. */
+  cpuMsPerRequest?: number;
 }
 
 /** How `other` compares with the bare proxy. */
@@ -187,11 +191,17 @@ export function buildReport(
 export function tracingCosts(outcomes: readonly ScenarioOutcome[]): TracingCost[] {
   const costs: TracingCost[] = [];
   for (const [traced, plain] of Object.entries(TRACED_SCENARIOS) as Array<[keyof typeof TRACED_SCENARIOS, ScenarioName]>) {
-    const on = outcomes.find((o) => o.name === traced)?.measurement;
-    const off = outcomes.find((o) => o.name === plain)?.measurement;
+    const onOutcome = outcomes.find((o) => o.name === traced);
+    const offOutcome = outcomes.find((o) => o.name === plain);
+    const on = onOutcome?.measurement;
+    const off = offOutcome?.measurement;
     if (!on || !off || off.rps <= 0 || problems(on).length > 0 || problems(off).length > 0) continue;
     const throughputRatio = round(on.rps / off.rps, 3);
-    costs.push({ scenario: traced, throughputRatio, target: `>= ${TRACING_MIN_THROUGHPUT_RATIO}`, met: throughputRatio >= TRACING_MIN_THROUGHPUT_RATIO });
+    const cpu =
+      onOutcome?.cpuMsPerRequest !== undefined && offOutcome?.cpuMsPerRequest !== undefined
+        ? { cpuMsPerRequest: { off: round(offOutcome.cpuMsPerRequest, 4), on: round(onOutcome.cpuMsPerRequest, 4) } }
+        : {};
+    costs.push({ scenario: traced, throughputRatio, ...cpu, target: `>= ${TRACING_MIN_THROUGHPUT_RATIO}`, met: throughputRatio >= TRACING_MIN_THROUGHPUT_RATIO });
   }
   return costs;
 }
@@ -339,6 +349,8 @@ export function renderReport(report: Report): string {
     lines.push('tracing on (OTLP/HTTP to a local receiver, parentbased_traceidratio 0.1) vs off:');
     for (const cost of report.tracing) {
       lines.push(`  ${LABELS[cost.scenario].padEnd(34)} req/s ÷ off ${fmt(cost.throughputRatio, 3).padStart(6)}   target ${cost.target}  ${cost.met ? 'met' : 'MISSED'}`);
+      const cpu = cost.cpuMsPerRequest;
+      if (cpu) lines.push(`  ${''.padEnd(34)} gateway CPU per call ${fmt(cpu.off, 3)} ms off, ${fmt(cpu.on, 3)} ms on (${signed(((cpu.on - cpu.off) / cpu.off) * 100)} %)`);
     }
   }
   if (notes.length > 0) {
