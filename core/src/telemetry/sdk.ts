@@ -1,7 +1,6 @@
 // Traces of every component through the OpenTelemetry Node SDK, configured by the standard OTEL_*
 // variables (endpoint, protocol, service name, sampler, resource attributes). Off unless an exporter is
 // named: then no SDK is loaded, no hook is added and nothing is paid per request.
-import { randomBytes } from 'node:crypto';
 import { context, createContextKey, ProxyTracerProvider, ROOT_CONTEXT, trace, type Context, type ContextManager, type Tracer } from '@opentelemetry/api';
 
 /** A span context handed along a request (the OpenTelemetry Context). */
@@ -28,19 +27,24 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
   return exporters.length > 0 || enabledValue(env.OTEL_EXPORTER_OTLP_ENDPOINT) || enabledValue(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
+export interface IdGenerator {
+  generateTraceId(): string;
+  generateSpanId(): string;
+}
+
 /**
- * The SDK's random ids, except that a root span started inside a context carrying REQUESTED_TRACE_ID
- * takes that trace id: the SDK gives its id generator no context, so the ambient one carries it.
+ * `random`'s ids (the SDK's RandomIdGenerator: ids need to be unique, not secret, and crypto.randomBytes
+ * per span was the largest cost of tracing), except that a root span started inside a context carrying
+ * REQUESTED_TRACE_ID takes that trace id: the SDK gives its id generator no context, so the one active
+ * during startSpan carries it.
  */
-export function createRequestTraceIds() {
+export function createRequestTraceIds(random: IdGenerator): IdGenerator {
   return {
     generateTraceId(): string {
       const requested = context.active().getValue(REQUESTED_TRACE_ID);
-      return typeof requested === 'string' ? requested : randomBytes(16).toString('hex');
+      return typeof requested === 'string' ? requested : random.generateTraceId();
     },
-    generateSpanId(): string {
-      return randomBytes(8).toString('hex');
-    },
+    generateSpanId: () => random.generateSpanId(),
   };
 }
 
@@ -83,10 +87,10 @@ export async function startTelemetry(options: { env?: NodeJS.ProcessEnv; service
   const env = options.env ?? process.env;
   if (!tracingRequested(env)) return null;
   // Loaded on demand: the SDK and its exporters cost start-up time and memory a process without traces skips.
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const [{ NodeSDK }, { RandomIdGenerator }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/sdk-trace-base')]);
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : options.serviceName ? { serviceName: options.serviceName } : {}),
-    idGenerator: createRequestTraceIds(),
+    idGenerator: createRequestTraceIds(new RandomIdGenerator()),
     contextManager: new SyncContextManager(),
     instrumentations: [],
     // Prometheus stays the metrics path, and logs go to stdout with trace_id/span_id.
