@@ -9,10 +9,11 @@ import {
   createEventWriterComponent,
   createRegistryComponent,
   createReportWorker,
+  registerEventWriterMetrics,
   EVENT_EXPORTER_PORT,
   REGISTRY_PORT,
 } from '@palisade/admin';
-import { BUNDLE_STORE_PORT, buildBundleStore, ConfigError, createBundleRepository, createDatabaseBundleSource, createService, envBool, envInt, listen, parseEnv, type Database, type Service } from '@palisade/core';
+import { BUNDLE_STORE_PORT, buildBundleStore, ConfigError, createBundleRepository, createDatabaseBundleSource, createService, envBool, envInt, listen, parseEnv, type Database, type Service, type ServiceMetrics } from '@palisade/core';
 import {
   buildContentPolicyService,
   buildContentSafetyService,
@@ -308,6 +309,7 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     port: EVENT_WRITER_PORT,
     description: 'event writer alone (the registry runs one too): security events from the stream into PostgreSQL',
     create: async (ctx, db) => createEventWriterComponent({ db, streams: await ctx.streams(), env: ctx.env, logger: ctx.logger }),
+    metrics: (registry, component) => registerEventWriterMetrics(registry, () => component.writer.stats),
   }),
   backgroundWorker({
     name: 'report-worker',
@@ -332,11 +334,13 @@ function loginEnabled(env: NodeJS.ProcessEnv): boolean {
  * A component without an HTTP API of its own (a loop over the database or the stream): not in
  * `palisade all`, whose other components run the same work; started alone it serves health and metrics.
  */
-function backgroundWorker(definition: {
+function backgroundWorker<W extends { start(): Promise<unknown>; stop(): Promise<unknown> }>(definition: {
   name: string;
   port: number;
   description: string;
-  create(ctx: ComponentContext, db: Database): Promise<{ start(): Promise<unknown>; stop(): Promise<unknown> }>;
+  create(ctx: ComponentContext, db: Database): Promise<W>;
+  /** Its own metrics beside the service's, on the same /metrics. */
+  metrics?: (registry: ServiceMetrics['registry'], worker: W) => void;
 }): ComponentDefinition {
   const { name, port, description } = definition;
   return {
@@ -348,7 +352,8 @@ function backgroundWorker(definition: {
       const db = await ctx.database();
       const worker = await definition.create(ctx, db);
       await worker.start();
-      const { app } = createService({ name, logger: ctx.logger, readiness: { database: () => db.ping() } });
+      const { app, metrics } = createService({ name, logger: ctx.logger, readiness: { database: () => db.ping() } });
+      definition.metrics?.(metrics.registry, worker);
       const url = await listen(app, { port, host });
       return {
         url,

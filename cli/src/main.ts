@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
-import { ConfigError, StoreConnectionError, installShutdown, migrate } from '@palisade/core';
+import { ConfigError, StoreConnectionError, installShutdown, migrate, startTelemetry } from '@palisade/core';
 import { COMPONENTS, findComponent, portFor, type RunningComponent } from './components.js';
 import { createContext } from './context.js';
 
@@ -47,6 +47,8 @@ function warnOnUnreadEvents(names: readonly string[], ctx: ReturnType<typeof cre
 }
 
 async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  // Before any component: the servers built next find the SDK and add their server spans.
+  const telemetry = await startTelemetry({ env, serviceName: names.length === 1 ? `palisade-${names[0]}` : 'palisade' });
   const ctx = createContext(withUnreadEventsCap(names, withProxySecret(names, env)), undefined, names);
   const host = ctx.config.PALISADE_HOST ?? '0.0.0.0';
   const running: RunningComponent[] = [];
@@ -65,10 +67,11 @@ async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Pro
   } catch (error) {
     await stopAll().catch(() => {});
     await ctx.close().catch(() => {});
+    await telemetry?.shutdown().catch(() => {});
     throw error;
   }
   warnOnUnreadEvents(names, ctx);
-  installShutdown({ closers: [stopAll, () => ctx.close()], log: (m) => ctx.logger.info(m) });
+  installShutdown({ closers: [stopAll, () => ctx.close(), ...(telemetry ? [() => telemetry.shutdown()] : [])], log: (m) => ctx.logger.info(m) });
 }
 
 /**

@@ -8,3 +8,4 @@ export * from './mapping/index.js';
 export * from './crypto/index.js';
 export * from './routing/index.js';
 export * from './bundle/index.js';
+export * from './telemetry/index.js';

@@ -1,6 +1,7 @@
 // The one contract every detector shares (ARCHITECTURE.md, "Process model"): a typed async function
 // from its request to its answer. The gateway pipeline calls it in-process (the function itself) or
 // over HTTP (a client with the same signature); a detector service is a thin fastify route around it.
+import type { TraceContext } from '@palisade/core';
 
 /** What the caller passes besides the request: cancellation and the trace of the gateway request. */
 export interface DetectorCallOptions {
@@ -8,6 +9,8 @@ export interface DetectorCallOptions {
   signal?: AbortSignal;
   /** The gateway's trace id, forwarded over HTTP as X-Trace-ID for correlated logs. */
   traceId?: string;
+  /** With traces on: the caller's span context, forwarded over HTTP as W3C traceparent. */
+  traceContext?: TraceContext | undefined;
 }
 
 /** A detector of one kind: `pii`, `threat`, `content-policy`, `translation`, `content-safety`. */

@@ -3,7 +3,7 @@
 // Detectors, the translation service and the decision point all go through it, so timeouts, the
 // internal token, trace propagation and error mapping are the same everywhere.
 import { Pool } from 'undici';
-import { PalisadeError, isErrorCode } from '@palisade/core';
+import { PalisadeError, isErrorCode, withTraceHeaders } from '@palisade/core';
 import type { DetectorCallOptions } from './contract.js';
 
 export interface JsonServiceClientOptions<Response> {
@@ -63,7 +63,8 @@ export function createJsonServiceClient<Request, Response>(options: JsonServiceC
     async call(request, call = {}) {
       const timeout = AbortSignal.timeout(timeoutMs);
       const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
-      const headers = call.traceId ? { ...fixedHeaders, 'x-trace-id': call.traceId } : fixedHeaders;
+      // W3C traceparent of the caller's span (when traces are on): the service's span is its child.
+      const headers = withTraceHeaders(call.traceId ? { ...fixedHeaders, 'x-trace-id': call.traceId } : fixedHeaders, call.traceContext);
       let status: number;
       let text: string;
       try {

@@ -52,6 +52,8 @@ export interface EventWriterStats {
   failures: number;
   /** True from a failure until the next successful cycle. */
   degraded: boolean;
+  /** Age (s) of the oldest event of the last batch stored, 0 once a read finds the stream caught up. */
+  lagSeconds: number;
   lastError: string | null;
   running: boolean;
 }
@@ -91,6 +93,13 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** Seconds since the oldest of these event timestamps (ISO), 0 for none. */
+function lagOf(timestamps: readonly string[]): number {
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const t of timestamps) oldest = Math.min(oldest, Date.parse(t));
+  return Number.isFinite(oldest) ? Math.max(0, (Date.now() - oldest) / 1000) : 0;
+}
+
 export function createEventWriter(options: EventWriterOptions): EventWriter {
   const { db, events, logger } = options;
   const stream = options.stream ?? SECURITY_EVENTS_STREAM;
@@ -102,7 +111,7 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     throw new RangeError(`batchSize must be an integer 1-${MAX_EVENT_BATCH_SIZE}, got ${batchSize}`);
   }
   const repository = createEventRepository<SecurityEvent>(db);
-  const counts = { batches: 0, written: 0, acked: 0, deadLettered: 0 };
+  const counts = { batches: 0, written: 0, acked: 0, deadLettered: 0, lagSeconds: 0 };
   let held: Held | undefined;
 
   const worker = createConsumerGroupWorker({
@@ -116,7 +125,10 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
     cycle: async (reader, force) => {
       if (held === undefined) {
         const entries = await reader.fetch(batchSize, { blockMs: force ? 0 : blockMs, forceClaim: force });
-        if (entries.length === 0) return { read: 0 };
+        if (entries.length === 0) {
+          counts.lagSeconds = 0;
+          return { read: 0 };
+        }
         held = { ids: entries.map((e) => e.id), batch: parseBatch(entries), deadLettered: false, stored: false };
       }
       const h = held;
@@ -133,6 +145,7 @@ export function createEventWriter(options: EventWriterOptions): EventWriter {
       held = undefined;
       counts.batches++;
       counts.acked += h.ids.length;
+      counts.lagSeconds = lagOf(h.batch.valid.map((v) => v.event.timestamp));
       return { read: h.ids.length };
     },
     onDegraded: (err) =>

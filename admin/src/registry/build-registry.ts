@@ -36,7 +36,7 @@ export function buildRegistry(deps: RegistryDeps) {
   const profiles = createProfileOperations({ store, onChange });
   const apiKeys = createApiKeyOperations({ store, onChange });
   const contentPolicies = createContentPolicyOperations({ store, onChange });
-  const { app } = createService({
+  const { app, metrics } = createService({
     name: 'registry',
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     internalToken: deps.internalToken,
@@ -53,5 +53,5 @@ export function buildRegistry(deps: RegistryDeps) {
     syncNow: publishing.syncNow,
     checkHealth: deps.checkHealth,
   });
-  return { app, store, providers, profiles, apiKeys, contentPolicies };
+  return { app, metrics, store, providers, profiles, apiKeys, contentPolicies };
 }

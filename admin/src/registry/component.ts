@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { createBundlePublisher, parseEnv, type Database, type EventStream, type LocalBundleAppliers, type PubSub, type SecretBox } from '@palisade/core';
 import { createEventWriterComponent } from '../event-writer/component.js';
+import { registerEventWriterMetrics } from '../event-writer/metrics.js';
 import { buildRegistry } from './build-registry.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from './health-checker.js';
 
@@ -54,6 +55,7 @@ export function createRegistryComponent(deps: RegistryComponentDeps) {
   const eventWriter = deps.events
     ? createEventWriterComponent({ db: deps.db, streams: { events: deps.events }, env: deps.env ?? process.env, ...(deps.logger ? { logger: deps.logger } : {}) })
     : undefined;
+  if (eventWriter) registerEventWriterMetrics(registry.metrics.registry, () => eventWriter.writer.stats);
   registry.app.addHook('onClose', async () => {
     await eventWriter?.stop();
     await healthChecker.stop();

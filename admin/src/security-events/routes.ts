@@ -16,7 +16,8 @@ const tags = ['security-events'];
 /** The event as answered: the store's bookkeeping (the detail-retention marker) left out. */
 export function publicEvent(stored: SecurityEvent & { _scrubbed?: unknown }): SecurityEvent {
   const { _scrubbed: _, ...event } = stored;
-  return event;
+  // Events stored before the proof of inspection existed have none: an empty list, as the model says.
+  return { ...event, inspection: event.inspection ?? [] };
 }
 
 export function registerSecurityEventRoutes(app: FastifyInstance, ctx: SecurityEventRouteContext): void {

@@ -89,3 +89,20 @@ t.test('security events over real HTTP', async (t) => {
     });
   });
 });
+
+t.test('the event view shows the proof of inspection; a record stored before it shows an empty one', async (t) => {
+  await forEachDatabase(t, async (t, db) => {
+    const repo = createEventRepository<SecurityEvent>(db);
+    const inspection = [
+      { detector: 'threat' as const, side: 'request' as const, status: 'ok' as const, model_version: 'threat-v2', score: 0.91, threshold: 0.8, latency_ms: 2.5, findings: 1, fired_rules: [] },
+      { detector: 'content_policy' as const, side: 'request' as const, status: 'ok' as const, model_version: null, score: null, threshold: null, latency_ms: 0.4, findings: 2, fired_rules: [{ policy_id: randomUUID(), rule_index: 3 }] },
+    ];
+    const proved = createSecurityEvent({ tenant_id: 'default', trace_id: 'trace-proof', event_type: 'JAILBREAK_DETECTED', inspection });
+    const { inspection: _, ...older } = createSecurityEvent({ tenant_id: 'default', trace_id: 'trace-old', event_type: 'PII_DETECTED' });
+    await repo.insert([proved, older as SecurityEvent]);
+    const { call } = await startTestApp(t, (app, ctx) => registerSecurityEventRoutes(app, { ...ctx, db }));
+    t.same((await call('GET', `/api/v1/security-events/${proved.id}`)).body.inspection, inspection);
+    t.same((await call('GET', '/api/v1/security-events?trace_id=trace-proof')).body.items[0].inspection, inspection);
+    t.same((await call('GET', `/api/v1/security-events/${older.id}`)).body.inspection, []);
+  });
+});

@@ -41,7 +41,7 @@ t.test('a minimal profile is the DECISIONS.md record with every default', async 
     action_on_detector_error: 'pass',
     fail_safe: { mode: 'fail-open' },
     block_status_code: 451,
-    event_logging: { log_allow_decisions: false, disabled_event_types: [] },
+    event_logging: { log_allow_decisions: false, disabled_event_types: [], inspection_header: false },
   });
 });
 

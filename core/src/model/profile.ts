@@ -82,6 +82,8 @@ export type FailSafeSettings = z.infer<typeof FailSafeSettings>;
 export const EventLoggingSettings = z.object({
   log_allow_decisions: z.boolean().default(false),
   disabled_event_types: z.array(SuppressibleEventType).default([]),
+  /** Debugging: answers carry X-Service-Inspection (the checks run, scores and fired rule ids; never values). */
+  inspection_header: z.boolean().default(false),
 });
 export type EventLoggingSettings = z.infer<typeof EventLoggingSettings>;
 

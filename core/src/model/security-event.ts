@@ -113,6 +113,37 @@ export const PiiEntity = z.object({
 });
 export type PiiEntity = z.infer<typeof PiiEntity>;
 
+/** The checks an inspection runs, in the order of a proof of inspection. */
+export const INSPECTION_DETECTORS = ['threat', 'pii', 'content_policy', 'content_safety'] as const;
+export const InspectionDetector = z.enum(INSPECTION_DETECTORS);
+export const INSPECTION_CHECK_STATUSES = ['ok', 'timeout', 'error', 'unavailable', 'skipped'] as const;
+
+/** A content policy rule that fired: the policy and the index of the rule in its `rules`. */
+export const FiredRule = z.object({ policy_id: z.string().max(64), rule_index: z.number().int().min(0) });
+export type FiredRule = z.infer<typeof FiredRule>;
+
+/**
+ * One check of a decision's proof of inspection: which detector ran on which side, with what model,
+ * score against what threshold, how long, and (content policies) which rules fired. Counts and ids
+ * only: never a matched value or prompt text.
+ */
+export const InspectionCheck = z.object({
+  detector: InspectionDetector,
+  side: z.enum(['request', 'response']),
+  status: z.enum(INSPECTION_CHECK_STATUSES),
+  model_version: z.string().max(128).nullable().default(null),
+  /** The detector's score (threat score, highest PII or content safety score); null when it gives none. */
+  score: z.number().min(0).max(1).nullable().default(null),
+  /** The profile's threshold the score was compared with; null when the check has none. */
+  threshold: z.number().min(0).max(1).nullable().default(null),
+  latency_ms: z.number().min(0).nullable().default(null),
+  /** How many findings: PII entities, policy rule matches, unsafe categories. */
+  findings: z.number().int().min(0).default(0),
+  /** Content policies: the fired rules (at most 20). */
+  fired_rules: z.array(FiredRule).max(20).default([]),
+});
+export type InspectionCheck = z.infer<typeof InspectionCheck>;
+
 export const SecurityEvent = z.object({
   id: Uuid,
   /** From X-Trace-ID when the client sent one, so not necessarily a UUID. */
@@ -136,6 +167,8 @@ export const SecurityEvent = z.object({
   reasons: z.array(z.string()).default([]),
   user_prompt: z.string().nullable().default(null),
   latency_ms: z.number().min(0).nullable().default(null),
+  /** Proof of inspection: every check of the decision that raised this event (empty for operational events). */
+  inspection: z.array(InspectionCheck).default([]),
 });
 export type SecurityEvent = z.infer<typeof SecurityEvent>;
 

@@ -10,6 +10,8 @@ import { registerEventLoopMetrics } from './event-loop-metrics.js';
 import { createServiceMetrics, instrument, type ServiceMetrics } from './metrics.js';
 import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { traceIdFor } from './trace.js';
+import { activeTracer } from '../telemetry/sdk.js';
+import { registerRequestTracing, tracedRequestId } from '../telemetry/server.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,6 +47,8 @@ export interface ServiceOptions {
   processMetrics?: boolean;
   /** palisade_event_loop_delay_seconds (since the previous scrape); the gateway turns it on. */
   eventLoopMetrics?: boolean;
+  /** Server spans per request; default: when the OpenTelemetry SDK runs in this process (startTelemetry). */
+  tracing?: boolean;
 }
 
 export interface Service {
@@ -68,11 +72,13 @@ function tokenMatches(sent: string | string[] | undefined, expected: string): bo
  */
 export function createService(options: ServiceOptions): Service {
   const format = options.errorFormat ?? 'admin';
+  const tracer = options.tracing === false ? undefined : activeTracer(options.name);
   const app = Fastify({
     ...(options.logger
       ? { loggerInstance: options.logger.child({ service: options.name }) }
       : { logger: { level: options.logLevel ?? 'info', base: { service: options.name } } }),
-    genReqId: (req) => traceIdFor(req),
+    // With tracing on, an incoming traceparent's trace id is the request's when X-Trace-ID is absent.
+    genReqId: tracer ? tracedRequestId : (req) => traceIdFor(req),
     childLoggerFactory: lazyChildLoggerFactory,
     requestIdHeader: false,
     // Per-request access lines are left to metrics; the trace id is still on every log line.
@@ -99,6 +105,7 @@ export function createService(options: ServiceOptions): Service {
     const stop = registerEventLoopMetrics(metrics.registry);
     app.addHook('onClose', async () => stop());
   }
+  if (tracer) registerRequestTracing(app, tracer);
   registerErrorHandling(app, format, options.notFound);
   instrument(app, metrics);
   registerHealth(app, {

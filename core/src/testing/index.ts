@@ -1,2 +1,3 @@
 export * from './services.js';
 export * from './databases.js';
+export * from './otlp-receiver.js';

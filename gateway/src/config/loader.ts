@@ -39,6 +39,8 @@ export interface ConfigLoader {
   start(): Promise<void>;
   /** Checks the store now; resolves true when a new revision was loaded. Concurrent calls share one check. */
   refresh(): Promise<boolean>;
+  /** When the store last confirmed the snapshot in force (an answer 200 or 304), epoch ms; null before. */
+  confirmedAt(): number | null;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
   const pollIntervalMs = options.pollIntervalMs ?? 10_000;
   const fetchTimeoutMs = options.fetchTimeoutMs ?? 10_000;
   let snapshot: GatewaySnapshot | null = null;
+  let confirmedAt: number | null = null;
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => Promise<void>) | undefined;
   let removeApplier: (() => void) | undefined;
@@ -59,16 +62,23 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     if (options.internalToken) headers['x-internal-token'] = options.internalToken;
     const response = await request(options.bundleUrl, { headers, headersTimeout: fetchTimeoutMs, bodyTimeout: fetchTimeoutMs });
     const body = Buffer.from(await response.body.arrayBuffer());
-    if (response.statusCode === 304) return false;
+    if (response.statusCode === 304) {
+      confirmedAt = Date.now();
+      return false;
+    }
     if (response.statusCode === 404) {
       // No bundle built yet: nothing is configured, which is a valid (empty) state only once known.
       return false;
     }
     if (response.statusCode !== 200) throw new Error(`the bundle store answered ${response.statusCode}`);
     const bundle = await readBundle(body);
-    if (snapshot?.revision === bundle.revision) return false;
+    if (snapshot?.revision === bundle.revision) {
+      confirmedAt = Date.now();
+      return false;
+    }
     const previous = snapshot;
     snapshot = compileSnapshot(bundle.revision, bundle.data, { ...options.snapshot, ...(previous ? { previous } : {}) });
+    confirmedAt = Date.now();
     for (const { provider, message } of snapshot.invalid) {
       options.logger?.warn({ provider_id: provider.id, message }, 'provider left out of routing: its pattern does not compile');
     }
@@ -101,6 +111,7 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
 
   return {
     current: () => snapshot,
+    confirmedAt: () => confirmedAt,
     refresh,
     async start() {
       removeApplier = options.appliers?.add(async (revision) => {

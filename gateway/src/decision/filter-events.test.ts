@@ -29,7 +29,7 @@ t.test('disabled_event_types drops the listed suppressible types only', async (t
 
 t.test('non-suppressible types are always kept, even if a profile somehow lists them', async (t) => {
   // The profile schema refuses them; a hand-made profile object must not silence them either.
-  const profile = { event_logging: { log_allow_decisions: false, disabled_event_types: [...NON_SUPPRESSIBLE_EVENT_TYPES, ...SUPPRESSIBLE_EVENT_TYPES] as never[] } };
+  const profile = { event_logging: { log_allow_decisions: false, inspection_header: false, disabled_event_types: [...NON_SUPPRESSIBLE_EVENT_TYPES, ...SUPPRESSIBLE_EVENT_TYPES] as never[] } };
   const kept = typesOf(filterEvents(all, profile));
   for (const type of NON_SUPPRESSIBLE_EVENT_TYPES) t.ok(kept.includes(type), type);
   for (const type of SUPPRESSIBLE_EVENT_TYPES) t.notOk(kept.includes(type), type);

@@ -2,6 +2,7 @@
 // what the pipeline must do, the security events implied). The same schemas validate the HTTP service's
 // body and the HTTP client's answer, so both transports carry exactly these shapes (README.md).
 import { z } from 'zod';
+import type { TraceContext } from '@palisade/core';
 import {
   ContentSafetyCategory,
   ContentSafetyVerdict,
@@ -212,6 +213,8 @@ export interface DecisionCallOptions {
   signal?: AbortSignal | undefined;
   /** Forwarded as X-Trace-ID over HTTP, for correlated logs. */
   traceId?: string | undefined;
+  /** With traces on: forwarded over HTTP as W3C traceparent. */
+  traceContext?: TraceContext | undefined;
 }
 
 /** The decision point, in-process or over HTTP: one interface. */

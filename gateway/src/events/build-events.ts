@@ -1,7 +1,7 @@
 // The decision point's event drafts (or events the pipeline adds itself: PROVIDER_ERROR, RATE_LIMIT, …)
 // plus what the pipeline knows of the request → core SecurityEvents, all with the request's trace id
 // and one timestamp (spec, Security events rule 3).
-import { createSecurityEvent, SECRET_PII_TYPES, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
+import { createSecurityEvent, SECRET_PII_TYPES, type InspectionCheck, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
 import { detectPii } from '@palisade/detectors';
 import type { DecisionEvent } from '../decision/types.js';
 import { filterEvents } from '../decision/filter-events.js';
@@ -18,6 +18,8 @@ export interface SecurityEventContext {
   model?: string | null;
   user_prompt?: string | null;
   latency_ms?: number | null;
+  /** The decision's proof of inspection (the checks run, their scores and fired rules). */
+  inspection?: InspectionCheck[] | undefined;
 }
 
 /** A decision's event as is, or one the pipeline adds: only the type is required. */
@@ -104,6 +106,7 @@ export function buildSecurityEvents(
     model: clipNullable(context.model, MAX.model),
     user_prompt: context.user_prompt ? promptForEvents(context.user_prompt) : (context.user_prompt ?? null),
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
+    inspection: context.inspection ?? [],
   };
   return kept.map((part) =>
     createSecurityEvent(

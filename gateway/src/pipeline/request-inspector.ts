@@ -3,7 +3,7 @@
 // act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
 // monitor mode forwards the request unchanged.
 import { performance } from 'node:perf_hooks';
-import { PalisadeError, replaceAllAt, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
+import { inSpan, otelTrace, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
@@ -15,6 +15,7 @@ import { checkDetectorLimits, checkPromptSize, isSizeRefusal } from './inspectio
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
+import { formatInspectionHeader, INSPECTION_HEADER, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts, type JoinedParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
@@ -24,6 +25,8 @@ export interface RequestInspection {
   body: Buffer;
   /** From the start of inspection to the decision acted on. */
   processingMs: number;
+  /** X-Service-Inspection, when the profile's event_logging.inspection_header asks for it. */
+  inspectionHeader?: string;
 }
 
 export interface InspectRequest {
@@ -36,6 +39,8 @@ export interface InspectRequest {
   tenantId: string;
   /** Who asked and where it went, for the security events of this request. */
   context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  /** With traces on: the request's span context, parent of the inspection spans. */
+  traceContext?: TraceContext | undefined;
 }
 
 /** X-Service-Decision: the effective decision in lower case (spec example: `allow`). */
@@ -72,6 +77,24 @@ export interface InspectorOptions {
   timings?: InspectionTimings | undefined;
   /** Spreads the CPU stages of many requests over several loop turns under load. */
   slicer?: TurnSlicer | undefined;
+  /** With traces on: spans for normalization, each detector, the decision and the event emission. */
+  tracer?: Tracer | undefined;
+}
+
+/**
+ * The event building, run later off the request path, as a span `security_events.emit` of the
+ * request's trace (the context is captured now: it runs after the answer went).
+ */
+export function traceEmission<T>(tracer: Tracer | undefined, parent: TraceContext | undefined, build: () => T): () => T {
+  if (!tracer || !parent || !otelTrace.getSpan(parent)?.isRecording()) return build;
+  return () => {
+    const span = tracer.startSpan('security_events.emit', {}, parent);
+    try {
+      return build();
+    } finally {
+      span.end();
+    }
+  };
 }
 
 export function createRequestInspector(detectors: InspectionDetectors, options: InspectorOptions = {}) {
@@ -86,7 +109,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const joined = joinParts(parts);
     checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
-    const normalized = await detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } });
+    const normalized = await inSpan(options.tracer, request.traceContext, 'gateway.normalize', () => detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }));
     if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
     const forThreat = normalized.translated ?? normalized.normalized;
     const policies = profilePolicies(profile, request.snapshot, 'request');
@@ -101,49 +124,49 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
         ? skipped('threat detection is off in the profile')
         : detectors.threat
           ? runDetector(
-              (signal) =>
+              (signal, traceContext) =>
                 detectors.threat!.detect(
                   {
                     trace_context: { trace_id: request.traceId, span_id: 'threat' },
                     tenant_id: request.tenantId,
                     canonical: { user_prompt: forThreat, language: normalized.language ?? 'auto' },
                   },
-                  { ...call, signal },
+                  { ...call, signal, traceContext },
                 ),
               timeoutMs,
-              sizeRefusals,
+              { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'threat' },
             )
           : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
       !profile.pii.enabled
         ? skipped('PII detection is off in the profile')
         : runDetector(
-            (signal) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal }),
+            (signal, traceContext) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal, traceContext }),
             timeoutMs,
-            sizeRefusals,
+            { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'pii' },
           ),
       policies.length === 0
         ? skipped('no active content policy in the profile')
         : runDetector(
-            (signal) =>
+            (signal, traceContext) =>
               detectors.contentPolicy.detect(
                 { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
-                { ...call, signal },
+                { ...call, signal, traceContext },
               ),
             timeoutMs,
-            sizeRefusals,
+            { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'content_policy' },
           ),
       !safety.enabled
         ? skipped('content safety is off in the profile')
         : normalized.normalized.trim() === ''
           ? skipped('no prompt text to check')
           : runDetector(
-              (signal) =>
+              (signal, traceContext) =>
                 detectors.contentSafety.detect(
                   { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
-                  { ...call, signal },
+                  { ...call, signal, traceContext },
                 ),
               timeoutMs,
-              sizeRefusals,
+              { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'content_safety' },
             ),
     ]);
 
@@ -153,7 +176,9 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;
     try {
-      result = await detectors.decisionPoint.decide(input as never, call);
+      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input as never, { ...call, traceContext }), {
+        attributes: { 'palisade.side': 'request' },
+      });
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`) as RequestDecisionResult;
     }
@@ -174,22 +199,33 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
-    if (timings) timings.observe('request', 'total', processingMs);
+    if (timings) {
+      timings.observe('request', 'total', processingMs);
+      timings.decided('request', result.effective, result.events.some((e) => e.event_type === 'FAIL_SAFE_TRIGGERED'));
+    }
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       const drafts = result.events;
-      // The records are built (and validated) off the request path: the request pays for a closure.
-      options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile, now }));
+      // The records (and their proof of inspection) are built and validated off the request path: the
+      // request pays for a closure.
+      options.events.emitLater(
+        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('request', input, profile) }, { profile, now })),
+      );
     }
+    const inspectionHeader = profile.event_logging.inspection_header ? formatInspectionHeader(inspectionChecks('request', input, profile)) : undefined;
     if (result.effective === 'BLOCK' && result.block) {
       throw new PalisadeError(result.block.code, {
         status: result.block.status,
         ...(result.block.details ? { details: result.block.details } : {}),
-        headers: { 'x-service-decision': decisionHeader(result.effective), 'x-service-processing-ms': String(processingMs) },
+        headers: {
+          'x-service-decision': decisionHeader(result.effective),
+          'x-service-processing-ms': String(processingMs),
+          ...(inspectionHeader !== undefined ? { [INSPECTION_HEADER]: inspectionHeader } : {}),
+        },
       });
     }
-    return { result, body, processingMs };
+    return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}) };
   };
 }
 export type RequestInspector = ReturnType<typeof createRequestInspector>;

@@ -2,7 +2,7 @@
 // scanned for output PII and the profile's response-scope content policies, and then passed, redacted
 // at the response path, or blocked (RESPONSE_BLOCKED, block_status_code, reasons).
 import { performance } from 'node:perf_hooks';
-import { PalisadeError, replaceAllAt, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
+import { inSpan, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
@@ -13,6 +13,8 @@ import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
+import { traceEmission } from './request-inspector.js';
+import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
@@ -21,6 +23,8 @@ export interface ResponseScan {
   /** The answer to send: the upstream body, or the body with the PII rewritten. */
   body: Buffer;
   processingMs: number;
+  /** The response side's part of X-Service-Inspection, when the profile asks for it. */
+  inspectionHeader?: string;
 }
 
 export interface ScanResponse {
@@ -33,6 +37,8 @@ export interface ScanResponse {
   traceId: string;
   tenantId: string;
   context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  /** With traces on: the response scan's span context, parent of its detector spans. */
+  traceContext?: TraceContext | undefined;
 }
 
 const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
@@ -86,6 +92,8 @@ export interface ScannerOptions {
   timings?: InspectionTimings | undefined;
   /** Spreads the CPU stages of many requests over several loop turns under load. */
   slicer?: TurnSlicer | undefined;
+  /** With traces on: spans for each detector, the decision and the event emission. */
+  tracer?: Tracer | undefined;
 }
 
 export function createResponseScanner(detectors: InspectionDetectors, options: ScannerOptions = {}) {
@@ -107,25 +115,27 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       settings.pii_mode === 'disabled'
         ? skipped('response PII scanning is disabled')
         : runDetector(
-            (signal) =>
+            (signal, traceContext) =>
               detectors.pii.detect(
                 { text: scanned.text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
-                { ...call, signal },
+                { ...call, signal, traceContext },
               ),
             timeoutMs,
+            { tracer: options.tracer, parent: request.traceContext, detector: 'pii' },
           ),
       policies.length === 0
         ? skipped('no active response content policy in the profile')
         : runDetector(
-            (signal) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal }),
+            (signal, traceContext) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
             timeoutMs,
+            { tracer: options.tracer, parent: request.traceContext, detector: 'content_policy' },
           ),
       !guardResponses
         ? skipped('content safety on responses is off in the profile')
         : scanned.text.trim() === ''
           ? skipped('no answer text to check')
           : runDetector(
-              (signal) =>
+              (signal, traceContext) =>
                 detectors.contentSafety.detect(
                   {
                     text: clipForGuard(scanned.text),
@@ -133,9 +143,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
                     role: 'response',
                     ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
                   },
-                  { ...call, signal },
+                  { ...call, signal, traceContext },
                 ),
               timeoutMs,
+              { tracer: options.tracer, parent: request.traceContext, detector: 'content_safety' },
             ),
     ]);
 
@@ -144,7 +155,9 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
     try {
       // The detector answers are wider than the decision input's view of them (extra fields).
       const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy, content_safety: contentSafety } as unknown as DecisionInput & { direction: 'response' };
-      result = await detectors.decisionPoint.decide(input, call);
+      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { ...call, traceContext }), {
+        attributes: { 'palisade.side': 'response' },
+      });
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
     }
@@ -160,12 +173,18 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       else effective = 'BLOCK';
     }
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
-    if (timings) timings.observe('response', 'total', processingMs);
+    if (timings) {
+      timings.observe('response', 'total', processingMs);
+      timings.decided('response', effective, result.events.some((e) => e.event_type === 'FAIL_SAFE_TRIGGERED'));
+    }
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       const drafts = effective === result.effective ? result.events : [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }];
-      options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile, now }));
+      const outcomes = { pii, content_policy: contentPolicy, content_safety: contentSafety };
+      options.events.emitLater(
+        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
+      );
     }
     if (effective === 'BLOCK') {
       throw new PalisadeError('RESPONSE_BLOCKED', {
@@ -173,7 +192,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
         reasons: result.reasons.length ? result.reasons : ['the answer could not be redacted safely'],
       });
     }
-    return { result, body, processingMs };
+    const inspectionHeader = profile.event_logging.inspection_header
+      ? formatInspectionHeader(inspectionChecks('response', { pii, content_policy: contentPolicy, content_safety: contentSafety }, profile))
+      : undefined;
+    return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}) };
   };
 }
 export type ResponseScanner = ReturnType<typeof createResponseScanner>;

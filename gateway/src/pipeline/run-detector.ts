@@ -2,15 +2,41 @@
 // point reads: ok, timeout, error, or unavailable (a 503: content safety without a GPU, a service that
 // is not deployed — spec: tolerated and skipped).
 import { performance } from 'node:perf_hooks';
-import { isPalisadeError } from '@palisade/core';
+import { inSpan, isPalisadeError, SpanKind, type TraceContext, type Tracer } from '@palisade/core';
 import type { DetectorOutcome } from '../decision/index.js';
 
 export interface RunDetectorOptions {
   /** Failures that are not a detector outcome but the request's own (a size refusal): thrown on. */
   rethrow?: (error: unknown) => boolean;
+  /** With traces on: the call is a span `detector <name>` (its HTTP call carries the span's traceparent). */
+  tracer?: Tracer | undefined;
+  /** The span context the detector span hangs under (the request's, or the response scan's). */
+  parent?: TraceContext | undefined;
+  /** The detector's name in the span (threat, pii, content_policy, content_safety). */
+  detector?: string;
 }
 
-export async function runDetector<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
+/** `call` gets the abort signal and the trace context to hand to the detector (undefined with traces off). */
+export type DetectorCall<R> = (signal: AbortSignal, traceContext: TraceContext | undefined) => Promise<R>;
+
+export function runDetector<R>(call: DetectorCall<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
+  const { tracer, parent } = options;
+  if (!tracer || !parent) return runUntraced((signal) => call(signal, undefined), timeoutMs, options);
+  const detector = options.detector ?? 'detector';
+  return inSpan(
+    tracer,
+    parent,
+    `detector ${detector}`,
+    async (ctx, span) => {
+      const outcome = await runUntraced((signal) => call(signal, ctx), timeoutMs, options);
+      span?.setAttributes({ 'palisade.detector.status': outcome.status, ...('latency_ms' in outcome ? { 'palisade.detector.latency_ms': outcome.latency_ms } : {}) });
+      return outcome;
+    },
+    { kind: SpanKind.CLIENT, attributes: { 'palisade.detector': detector } },
+  );
+}
+
+async function runUntraced<R>(call: (signal: AbortSignal) => Promise<R>, timeoutMs: number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
   const started = performance.now();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;

@@ -1,7 +1,7 @@
 // The gateway (port 8085): POST /chat and POST on any other path (an SDK pointed straight at the
 // gateway), routed by the in-memory snapshot and proxied to the provider's backend.
 import type { Logger } from 'pino';
-import { createService, type Cache, type Service } from '@palisade/core';
+import { activeTracer, createService, type Cache, type Service } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import type { EventEmitter } from '../events/index.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
@@ -90,6 +90,7 @@ export function buildGateway(deps: GatewayDeps): Service {
     scanner: deps.scanner,
     events: deps.events,
     usage: deps.usage,
+    tracer: activeTracer('gateway'),
   });
   const usage = deps.usage;
   if (usage) {

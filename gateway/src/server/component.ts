@@ -1,7 +1,7 @@
 // The gateway as the CLI (and end-to-end tests) run it: the upstream client, the live configuration
 // loader and the app, closed in the right order.
 import type { Logger } from 'pino';
-import { BUNDLE_HTTP_PATH, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
+import { activeTracer, BUNDLE_HTTP_PATH, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
 import { join } from 'node:path';
 import { createEventEmitter } from '../events/index.js';
@@ -14,6 +14,7 @@ import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { createUsageRecorder } from '../usage/index.js';
 import { buildGateway } from './build-gateway.js';
 import { registerHeapProbe } from './heap-probe.js';
+import { registerGatewayMetrics } from './gateway-metrics.js';
 import type { GatewayConfig } from './env.js';
 
 export interface GatewayComponentDeps {
@@ -68,6 +69,8 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     onWarning: (message, error) => deps.logger?.warn({ service: 'gateway', ...(error ? { err: String(error) } : {}) }, message),
   });
   const timings = createInspectionTimings();
+  // Spans per inspection stage and detector when the OpenTelemetry SDK runs (startTelemetry).
+  const tracer = activeTracer('gateway');
   // One slicer for the request and the response side: they share the loop.
   const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;
   const service = buildGateway({
@@ -79,11 +82,12 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     usage,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => usage.stop().catch(() => {}), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
-    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer }) } : {}),
+    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer, tracer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer, tracer }) } : {}),
   });
   timings.register(service.metrics.registry);
   registerEventMetrics(service.metrics.registry, () => events.stats);
   registerHeapProbe(service.app);
+  registerGatewayMetrics(service.app, service.metrics.registry, { revision: () => loader.current()?.revision ?? null, confirmedAt: loader.confirmedAt });
   return {
     ...service,
     loader,

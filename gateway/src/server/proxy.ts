@@ -3,16 +3,24 @@
 // the upstream call.
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EXTRACTION_EMPTY_WARNING, isExtractionEmpty, PalisadeError, type Profile } from '@palisade/core';
+import { EXTRACTION_EMPTY_WARNING, inSpan, inSpanSync, isExtractionEmpty, PalisadeError, SpanKind, type Profile, type TraceContext, type Tracer } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
+import { INSPECTION_HEADER } from '../pipeline/proof-of-inspection.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
-import { requestModelOf, type UsageRecorder } from '../usage/index.js';
+import { requestModelOf, tokenUsageOf, type UsageRecorder } from '../usage/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
 import { firstHeader, GATEWAY_CONTROL_HEADERS, originalUriOf, sourceIpOf, tenantOf } from './request-info.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The tenant of a routed call (after API-key authentication): the metrics' tenant label. */
+    routedTenant?: string;
+  }
+}
 
 /** Response headers of the spec. */
 export const GATEWAY_HEADERS = {
@@ -41,6 +49,8 @@ export interface ProxyDeps {
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
   /** Usage accounting: learns each routed call and its answer's token usage. */
   usage?: Pick<UsageRecorder, 'route' | 'answer'> | undefined;
+  /** Present when traces are on: one span per stage of the call (route, extract, upstream, response scan). */
+  tracer?: Tracer | undefined;
 }
 
 /** What is known of a call when it fails, for its operational event. */
@@ -114,6 +124,29 @@ async function callUpstream(upstream: UpstreamClient, reply: FastifyReply, reque
   }
 }
 
+/**
+ * The provider call as an OpenTelemetry GenAI client span: provider, requested model and the token
+ * usage the answer reports (never the prompt or the answer).
+ */
+function upstreamSpan(tracer: Tracer | undefined, parent: TraceContext | undefined, provider: { id: string; name: string; provider_type: string }, json: unknown, call: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+  if (!tracer || !parent) return call();
+  const model = requestModelOf(json);
+  const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider.provider_type, 'gen_ai.request.model': model, 'palisade.provider_id': provider.id };
+  return inSpan(
+    tracer,
+    parent,
+    model ? `chat ${model}` : 'chat',
+    async (_ctx, span) => {
+      const answer = await call();
+      span?.setAttribute('http.response.status_code', answer.status);
+      const tokens = tokenUsageOf(answer);
+      if (tokens) span?.setAttributes({ 'gen_ai.usage.input_tokens': tokens.input, 'gen_ai.usage.output_tokens': tokens.output });
+      return answer;
+    },
+    { kind: SpanKind.CLIENT, attributes },
+  );
+}
+
 function sendAnswer(reply: FastifyReply, answer: UpstreamResponse): FastifyReply {
   for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   return reply.code(answer.status).send(answer.body);
@@ -162,7 +195,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     }
 
     const traceId = request.id;
-    const route = snapshot.match({ tenant_id: tenantId, original_uri: originalUriOf(headers, request.url), host: headers.host, headers });
+    const route = inSpanSync(deps.tracer, request.traceContext, 'gateway.route', () => snapshot.match({ tenant_id: tenantId, original_uri: originalUriOf(headers, request.url), host: headers.host, headers }));
     const raw = request.body as Buffer | undefined;
 
     if (!route) {
@@ -188,6 +221,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     }
 
     request.traceId = traceId;
+    request.routedTenant = tenantId;
     const { provider } = route;
     if (state) state.route = { providerId: provider.id, providerName: provider.name, profile: route.profile ?? undefined };
     reply.header(GATEWAY_HEADERS.traceId, traceId).header(GATEWAY_HEADERS.providerId, provider.id);
@@ -205,7 +239,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
-      const { extraction, everyString } = extractForInspection(route.mapping, json);
+      const { extraction, everyString } = inSpanSync(deps.tracer, request.traceContext, 'gateway.extract', () => extractForInspection(route.mapping!, json));
       systemPrompt = extraction.system_prompt;
       if (everyString || isExtractionEmpty(extraction)) {
         request.log.warn({ provider_id: provider.id, mapping_preset: provider.mapping_preset ?? null, tenant_id: tenantId, every_string_inspected: everyString }, EXTRACTION_EMPTY_WARNING);
@@ -220,18 +254,19 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       };
       if (state) state.context = eventContext;
       if (deps.inspector) {
-        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext });
+        const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext, traceContext: request.traceContext });
         body = inspection.body;
         reply
           .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
           .header(GATEWAY_HEADERS.processingMs, String(inspection.processingMs));
+        if (inspection.inspectionHeader !== undefined) reply.header(INSPECTION_HEADER, inspection.inspectionHeader);
       }
     }
 
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
-    const answer = await callUpstream(deps.upstream, reply, {
-      url: route.upstreamUrl,
+    const answer = await upstreamSpan(deps.tracer, request.traceContext, provider, json, () => callUpstream(deps.upstream, reply, {
+      url: route.upstreamUrl!,
       headers,
       stripHeaders: GATEWAY_CONTROL_HEADERS,
       body,
@@ -241,12 +276,18 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       // and never passed to a provider (use upstream_auth for the vendor's credential).
       ...(deps.auth ? { clientAuthorization: '' } : {}),
       abortWith: abortOnClientClose(reply),
-    });
+    }));
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
     deps.usage?.answer(request, answer);
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
-      const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });
+      const scan = await inSpan(deps.tracer, request.traceContext, 'gateway.response_scan', (traceContext) =>
+        deps.scanner!({ profile: route.profile!, snapshot, mapping: route.mapping!, answer, systemPrompt, traceId, tenantId, context: eventContext!, traceContext }),
+      );
+      if (scan?.inspectionHeader) {
+        const requestSide = reply.getHeader(INSPECTION_HEADER);
+        reply.header(INSPECTION_HEADER, typeof requestSide === 'string' && requestSide ? `${requestSide}, ${scan.inspectionHeader}` : scan.inspectionHeader);
+      }
       if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
     }
     return sendAnswer(reply, answer);

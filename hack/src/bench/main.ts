@@ -7,6 +7,9 @@
 //   inspected the same with an ACTIVE profile doing full CPU inspection: every PII type in
 //            mask mode, 20 keyword + 20 regex content-policy rules on both sides, the threat model,
 //            homoglyph normalization and response scanning, on a 2 KB prompt echoed as a 2 KB answer
+//   gateway-traced, inspected-traced  the same two with OpenTelemetry traces on (10 % sampled,
+//            parentbased_traceidratio) exported over OTLP/HTTP to a local receiver process (otlp-sink.ts):
+//            the throughput ratio to the untraced run is the cost of tracing (target >= 0.95)
 //   adversarial  every CPU detector in-process on generated worst-case inputs at 64 KiB and 1 MiB
 //            (adversarial.ts, in a process of its own): linear time on any input
 //
@@ -22,8 +25,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { childFailure, freePorts, installCleanup, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
-import { buildReport, failed, renderReport, SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
+import { childFailure, freePorts, installCleanup, readCpuSeconds, readMemory, spawnNode, stopAll, waitForHttp, waitUntil, type Child } from './processes.js';
+import { buildReport, failed, renderReport, SCENARIOS, TRACED_SCENARIOS, type ScenarioName, type ScenarioOutcome } from './report.js';
 import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
 import { readHeap, runSoak } from './heap.js';
 import { runPaced } from './paced.js';
@@ -32,6 +35,7 @@ import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'cli', 'dist', 'main.js');
 const BARE_PROXY = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
+const OTLP_SINK = fileURLToPath(new URL('./otlp-sink.js', import.meta.url));
 const DETECTOR_BENCH = join(ROOT, 'detectors', 'dist', 'bench', 'main.js');
 const ADVERSARIAL_BENCH = fileURLToPath(new URL('./adversarial-main.js', import.meta.url));
 const ADVERSARIAL = 'adversarial';
@@ -254,7 +258,24 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
  * embedded database) in one process and the gateway alone in another, which is the process measured
  * and compared with the bare proxy. The gateway picks the configuration up by its ETag poll.
  */
-async function startStack(started: Child[], upstream: string, dataDir: string, inspect: boolean, profileDir?: string): Promise<{ child: Child; url: string }> {
+/** The OTLP receiver of a traced scenario; returns the OTEL_* variables pointing the gateway at it. */
+async function startOtlpSink(started: Child[]): Promise<Record<string, string>> {
+  const [port] = (await freePorts(1)) as [number];
+  const child = spawnNode('otlp-sink', [OTLP_SINK, '--port', String(port), '--host', HOST], { cwd: ROOT });
+  started.push(child);
+  const url = `http://${HOST}:${port}`;
+  await waitForHttp(`${url}/stats`, { child, timeoutMs: 30_000 });
+  return { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1', OTEL_SERVICE_NAME: 'palisade-gateway-bench' };
+}
+
+async function startStack(
+  started: Child[],
+  upstream: string,
+  dataDir: string,
+  inspect: boolean,
+  profileDir?: string,
+  gatewayEnv: Record<string, string> = {},
+): Promise<{ child: Child; url: string }> {
   const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
   const control = spawnNode('palisade registry,bundle-store', [CLI, 'registry,bundle-store'], {
     cwd: ROOT,
@@ -287,6 +308,7 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
       GATEWAY_CONFIG_POLL_SECONDS: '1',
       PALISADE_HOST: HOST,
       LOG_LEVEL: 'warn',
+      ...gatewayEnv,
     },
   });
   started.push(child);
@@ -338,15 +360,18 @@ async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOut
       return { name, ...(await measure(name, bare.url, options)) };
     }
     dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
-    const inspect = name === 'inspected';
-    const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir);
+    const inspect = name === 'inspected' || name === 'inspected-traced';
+    const traced = name in TRACED_SCENARIOS;
+    // Off is off even when this shell exports OTEL_* variables.
+    const tracingEnv = traced ? await startOtlpSink(started) : { OTEL_TRACES_EXPORTER: 'none' };
+    const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir, tracingEnv);
     const pid = stack.child.pid;
     const before = readMemory(pid);
-    const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true);
+    const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true, pid);
     const after = readMemory(pid);
     const heapAfterGc = await readHeap(stack.url).catch((error: unknown) => void log(`${name}: no heap figure: ${String(error)}`));
     if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
-    const soak = inspect && options.soakSec > 0 ? await runSoak(spec(stack.url, options, INSPECTED_BODY), Math.max(1, Math.round(measured.measurement.rps / 2)), options.soakSec, log, pid) : undefined;
+    const soak = name === 'inspected' && options.soakSec > 0 ? await runSoak(spec(stack.url, options, INSPECTED_BODY), Math.max(1, Math.round(measured.measurement.rps / 2)), options.soakSec, log, pid) : undefined;
     return { name, ...measured, memory: { pid, before, after, ...(heapAfterGc ? { heapAfterGc } : {}) }, ...(soak ? { soak } : {}) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -364,18 +389,33 @@ interface Measured {
   eventLoopMs?: Record<string, number>;
   paced?: { measurement: Measurement; eventLoopMs: Record<string, number> };
   stages?: StageSplit[];
+  cpuMsPerRequest?: number;
 }
 
 /**
  * The flat-out run, then the one-at-a-time run. For a Palisade gateway (`ownMetrics`), its /metrics is
  * read after the warm-up and after the flat-out run: event-loop delay and inspection time per stage.
  */
-async function measure(name: ScenarioName, url: string, options: Options, body = BODY, ownMetrics = false): Promise<Measured> {
+async function measure(name: ScenarioName, url: string, options: Options, body = BODY, ownMetrics = false, pid?: number): Promise<Measured> {
   log(`${name}: ${options.warmupSec} s warm-up, then ${options.durationSec} s measured at ${options.connections} connections -> ${url}`);
   let before: Awaited<ReturnType<typeof scrape>> | undefined;
-  const m = await runScenario(spec(url, options, body), ownMetrics ? { afterWarmup: async () => void (before = await scrape(url)) } : {});
+  let cpuBefore: number | undefined;
+  const m = await runScenario(
+    spec(url, options, body),
+    ownMetrics
+      ? {
+          afterWarmup: async () => {
+            before = await scrape(url);
+            cpuBefore = readCpuSeconds(pid);
+          },
+        }
+      : {},
+  );
+  const cpuAfter = readCpuSeconds(pid);
   log(`${name}: ${m.rps.toFixed(0)} req/s, p50 ${m.p50.toFixed(2)} ms, p99 ${m.p99.toFixed(2)} ms, ${m.errors} errors, ${m.non2xx} non-2xx`);
   const out: Measured = { measurement: m };
+  // The gateway process's own CPU per call over the measured run: steadier than req/s on a shared machine.
+  if (cpuBefore !== undefined && cpuAfter !== undefined && m.requests > 0) out.cpuMsPerRequest = ((cpuAfter - cpuBefore) * 1000) / m.requests;
   if (ownMetrics && before) {
     const after = await scrape(url);
     out.eventLoopMs = after.eventLoopMs;

@@ -177,6 +177,25 @@ export interface Memory {
   peakKb: number;
 }
 
+/**
+ * CPU seconds (user + system, every thread: the event loop and the worker threads) a process has used,
+ * from /proc/<pid>/stat (Linux, at USER_HZ = 100 ticks a second); undefined where that cannot be read.
+ */
+export function readCpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (which may hold spaces) start at field 3: utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) / 100 : undefined;
+}
+
 /** VmRSS and VmHWM of a process from /proc (Linux); undefined where that cannot be read. */
 export function readMemory(pid: number): Memory | undefined {
   let status: string;

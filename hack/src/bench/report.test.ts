@@ -1,6 +1,6 @@
 // Ratios to the bare proxy, target checks and the summary, from fixed measurements.
 import t from 'tap';
-import { buildReport, checkTargets, compare, failed, problems, renderReport, type ScenarioOutcome } from './report.js';
+import { buildReport, checkTargets, compare, failed, problems, renderReport, tracingCosts, type ScenarioOutcome } from './report.js';
 import type { Measurement } from './scenario.js';
 
 function m(rps: number, p50: number, p99: number, extra: Partial<Measurement> = {}): Measurement {
@@ -122,4 +122,21 @@ t.test('report: the paced half-load run is judged for event-loop delay beside th
   const text = renderReport(report);
   t.match(text, /event-loop p99, half load\s+5\.00 ms\s+target <= 10 ms\s+met/);
   t.match(text, /half load \(paced at 400 req\/s\): latency p50 4\.20 ms, p99 24\.00 ms; event-loop delay p50 0\.10 ms, p99 5\.00 ms, max 8\.00 ms/);
+});
+
+t.test('tracing cost: traced ÷ untraced throughput, at least 0.95', async (t) => {
+  const outcomes: ScenarioOutcome[] = [
+    { name: 'gateway', measurement: m(8_000, 5, 10), cpuMsPerRequest: 0.2 },
+    { name: 'gateway-traced', measurement: m(7_760, 5.1, 10.4), cpuMsPerRequest: 0.206 },
+    { name: 'inspected', measurement: m(2_000, 20, 40) },
+    { name: 'inspected-traced', measurement: m(1_800, 22, 45) },
+  ];
+  t.same(tracingCosts(outcomes), [
+    { scenario: 'gateway-traced', throughputRatio: 0.97, cpuMsPerRequest: { off: 0.2, on: 0.206 }, target: '>= 0.95', met: true },
+    { scenario: 'inspected-traced', throughputRatio: 0.9, target: '>= 0.95', met: false },
+  ]);
+  const text = renderReport(buildReport(outcomes, config, times));
+  t.match(text, /tracing on .* vs off:\n {2}gateway, traces at 10 % +req\/s ÷ off +0\.970 +target >= 0\.95 +met\n +gateway CPU per call 0\.200 ms off, 0\.206 ms on \(\+3\.00 %\)\n {2}full inspection, traces at 10 % +req\/s ÷ off +0\.900 +target >= 0\.95 +MISSED/);
+  t.same(tracingCosts([outcomes[0]!, { name: 'gateway-traced', measurement: m(7_000, 5, 10, { errors: 2 }) }]), [], 'a run with errors is not compared');
+  t.equal(buildReport([outcomes[0]!], config, times).tracing, undefined, 'nothing without the traced twin');
 });

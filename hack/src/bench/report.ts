@@ -5,15 +5,32 @@ import { mib as mibOfBytes, SOAK_FLAT_GROWTH, type HeapSample, type SoakResult }
 import type { Memory } from './processes.js';
 import type { Measurement } from './scenario.js';
 
-export const SCENARIOS = ['direct', 'bare', 'gateway', 'inspected'] as const;
+export const SCENARIOS = ['direct', 'bare', 'gateway', 'gateway-traced', 'inspected', 'inspected-traced'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export const LABELS: Record<ScenarioName, string> = {
   direct: 'direct (mock upstream)',
   bare: 'bare proxy',
   gateway: 'gateway',
+  'gateway-traced': 'gateway, traces at 10 %',
   inspected: 'gateway, full inspection',
+  'inspected-traced': 'full inspection, traces at 10 %',
 };
+
+/** Each traced scenario (OpenTelemetry on, 10 % sampled, to a local OTLP receiver) and its untraced twin. */
+export const TRACED_SCENARIOS = { 'gateway-traced': 'gateway', 'inspected-traced': 'inspected' } as const satisfies Partial<Record<ScenarioName, ScenarioName>>;
+/** Tracing on may cost at most 5 % of the throughput (traced req/s ÷ untraced req/s). */
+export const TRACING_MIN_THROUGHPUT_RATIO = 0.95;
+
+export interface TracingCost {
+  scenario: keyof typeof TRACED_SCENARIOS;
+  /** traced req/s ÷ untraced req/s. */
+  throughputRatio: number;
+  /** The gateway process's CPU per call, ms, off and on (when read). */
+  cpuMsPerRequest?: { off: number; on: number };
+  target: string;
+  met: boolean;
+}
 
 /** The gateway scenarios, each judged against the bare proxy with its own targets. */
 export const GATEWAY_SCENARIOS = ['gateway', 'inspected'] as const;
@@ -40,6 +57,8 @@ export interface ScenarioOutcome {
   paced?: { measurement: Measurement; eventLoopMs: Record<string, number> };
   /** Mean inspection time per stage over the flat-out run. */
   stages?: StageSplit[];
+  /** CPU of the gateway process (all its threads) per call over the flat-out run, ms. */
+  cpuMsPerRequest?: number;
 }
 
 /** How `other` compares with the bare proxy. */
@@ -125,6 +144,8 @@ export interface Report {
   scenarios: Partial<Record<ScenarioName, ScenarioOutcome & { problems: string[]; vsBare?: Comparison }>>;
   gateway?: GatewayVerdict;
   inspected?: GatewayVerdict;
+  /** Throughput with tracing on relative to the same scenario without (when both ran). */
+  tracing?: TracingCost[];
 }
 
 export interface GatewayVerdict {
@@ -161,7 +182,28 @@ export function buildReport(
     const outcome = outcomes.find((o) => o.name === name);
     if (outcome) report[name] = verdict(outcome, bare, bareSerial, name === 'inspected' ? INSPECTION_TARGETS : targets);
   }
+  const tracing = tracingCosts(outcomes);
+  if (tracing.length > 0) report.tracing = tracing;
   return report;
+}
+
+/** Traced ÷ untraced throughput of each pair that both ran without errors. */
+export function tracingCosts(outcomes: readonly ScenarioOutcome[]): TracingCost[] {
+  const costs: TracingCost[] = [];
+  for (const [traced, plain] of Object.entries(TRACED_SCENARIOS) as Array<[keyof typeof TRACED_SCENARIOS, ScenarioName]>) {
+    const onOutcome = outcomes.find((o) => o.name === traced);
+    const offOutcome = outcomes.find((o) => o.name === plain);
+    const on = onOutcome?.measurement;
+    const off = offOutcome?.measurement;
+    if (!on || !off || off.rps <= 0 || problems(on).length > 0 || problems(off).length > 0) continue;
+    const throughputRatio = round(on.rps / off.rps, 3);
+    const cpu =
+      onOutcome?.cpuMsPerRequest !== undefined && offOutcome?.cpuMsPerRequest !== undefined
+        ? { cpuMsPerRequest: { off: round(offOutcome.cpuMsPerRequest, 4), on: round(onOutcome.cpuMsPerRequest, 4) } }
+        : {};
+    costs.push({ scenario: traced, throughputRatio, ...cpu, target: `>= ${TRACING_MIN_THROUGHPUT_RATIO}`, met: throughputRatio >= TRACING_MIN_THROUGHPUT_RATIO });
+  }
+  return costs;
 }
 
 function verdict(outcome: ScenarioOutcome, bare: Measurement | undefined, bareSerial: Measurement | undefined, targets: Targets): GatewayVerdict {
@@ -300,6 +342,15 @@ export function renderReport(report: Report): string {
       const order = ['turn_wait', 'normalize', 'threat', 'pii', 'content_policy', 'content_safety', 'decision', 'total'];
       const sorted = [...gateway.stages].sort((a, b) => a.side.localeCompare(b.side) || order.indexOf(a.stage) - order.indexOf(b.stage));
       lines.push(...table(['side', 'stage', 'mean ms', 'calls'], sorted.map((st) => [st.side, st.stage, fmt(st.meanMs, 3), String(st.calls)])).map((l) => `    ${l}`));
+    }
+  }
+  if (report.tracing) {
+    lines.push('');
+    lines.push('tracing on (OTLP/HTTP to a local receiver, parentbased_traceidratio 0.1) vs off:');
+    for (const cost of report.tracing) {
+      lines.push(`  ${LABELS[cost.scenario].padEnd(34)} req/s ÷ off ${fmt(cost.throughputRatio, 3).padStart(6)}   target ${cost.target}  ${cost.met ? 'met' : 'MISSED'}`);
+      const cpu = cost.cpuMsPerRequest;
+      if (cpu) lines.push(`  ${''.padEnd(34)} gateway CPU per call ${fmt(cpu.off, 3)} ms off, ${fmt(cpu.on, 3)} ms on (${signed(((cpu.on - cpu.off) / cpu.off) * 100)} %)`);
     }
   }
   if (notes.length > 0) {

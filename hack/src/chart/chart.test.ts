@@ -387,3 +387,42 @@ t.test('login: the Admin API behind the proxy, one shared secret, the IdP and an
   t.notOk(deployment(external, 'idp'), 'no built-in IdP');
   t.throws(() => render({ auth: { identityProvider: 'external' } }), /auth.external.issuerUrl is required/);
 });
+
+t.test('monitoring: the Grafana dashboard ConfigMap and the PrometheusRule, each behind its switch', async (t) => {
+  const off = render();
+  t.equal(ofKind(off.objects, 'PrometheusRule').length, 0, 'no rule by default');
+  t.notOk(find(off.objects, 'ConfigMap', 'pal-palisade-dashboard'), 'no dashboard by default');
+
+  const { objects } = render({
+    monitoring: { grafanaDashboard: { enabled: true, label: 'grafana_dashboard', labelValue: '1', namespace: 'grafana' }, prometheusRule: { enabled: true, labels: { release: 'kps' } } },
+  });
+  const dashboard = find(objects, 'ConfigMap', 'pal-palisade-dashboard')!;
+  t.ok(dashboard, 'the dashboard ConfigMap');
+  t.equal(dashboard.metadata.labels?.grafana_dashboard, '1', 'labelled for the Grafana sidecar');
+  t.equal(dashboard.metadata.namespace, 'grafana');
+  const json = (dashboard as unknown as { data: Record<string, string> }).data['palisade-overview.json']!;
+  t.same(JSON.parse(json), JSON.parse(readFileSync(`${CHART}monitoring/palisade-overview.json`, 'utf8')), 'the dashboard file, unchanged by the template');
+  t.match(json, /\{\{decision\}\}/, "Grafana's legend placeholders pass through");
+
+  const rule = find(objects, 'PrometheusRule', 'pal-palisade-alerts')!;
+  t.ok(rule, 'the PrometheusRule');
+  t.equal(rule.apiVersion, 'monitoring.coreos.com/v1');
+  t.equal(rule.metadata.labels?.release, 'kps', 'labels for the ruleSelector');
+  const alerts = ((rule as unknown as { spec: { groups: Array<{ rules: Array<{ alert: string; annotations: Record<string, string> }> }> } }).spec.groups).flatMap((g) => g.rules);
+  for (const name of ['PalisadeGatewayErrorRate', 'PalisadeDetectorTimeouts', 'PalisadeFailSafeTriggered', 'PalisadeExporterLag', 'PalisadeBundleStale', 'PalisadeEventWriterLag']) {
+    t.ok(alerts.some((a) => a.alert === name), name);
+  }
+  t.ok(alerts.some((a) => a.annotations.description!.includes('{{ $labels.')), "Prometheus's placeholders pass through Helm");
+});
+
+t.test('tracing: the OTEL_* variables on every component when an endpoint is set', async (t) => {
+  t.notOk(envOf(container(render().objects, 'gateway')).has('OTEL_EXPORTER_OTLP_ENDPOINT'), 'off by default');
+  const { objects } = render({ tracing: { otlpEndpoint: 'http://otel.obs:4318', sampler: 'parentbased_traceidratio', samplerArg: '0.1', resourceAttributes: 'deployment.environment.name=prod' } });
+  for (const command of ['gateway', 'pii', 'registry']) {
+    const env = envOf(container(objects, command));
+    t.equal(env.get('OTEL_EXPORTER_OTLP_ENDPOINT')?.value, 'http://otel.obs:4318', command);
+    t.equal(env.get('OTEL_SERVICE_NAME')?.value, `palisade-${command}`);
+    t.equal(env.get('OTEL_TRACES_SAMPLER_ARG')?.value, '0.1');
+    t.equal(env.get('OTEL_RESOURCE_ATTRIBUTES')?.value, 'deployment.environment.name=prod,k8s.namespace.name=llm');
+  }
+});

@@ -426,8 +426,11 @@ export class TemplateSet {
   private command(command: Command, dot: Value, scope: Scope, where: string, piped: Value[]): Value {
     const [head, ...rest] = command;
     if (head!.k !== 'call') {
+      const value = this.operand(head!, dot, scope, where);
+      // A method of the root object, as Helm's `.Files.Get "path"`.
+      if (typeof value === 'function') return (value as (...a: Value[]) => Value)(...rest.map((op) => this.operand(op, dot, scope, where)), ...piped);
       if (rest.length > 0 || piped.length > 0) throw new Error(`can't give arguments to a non-function at ${where}`);
-      return this.operand(head!, dot, scope, where);
+      return value;
     }
     const name = head!.name;
     // and/or short-circuit and return the deciding argument (Go 1.18+).

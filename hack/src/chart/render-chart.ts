@@ -1,7 +1,7 @@
 // Renders a Helm chart folder the way `helm template` does (values.yaml merged with overrides, the
 // built-in .Release/.Chart objects, every file of templates/ but partials and NOTES.txt), using the
 // Go-template subset of go-template.ts, and parses the output into Kubernetes objects.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { TemplateSet, type RenderOptions } from './go-template.js';
@@ -65,6 +65,8 @@ export function renderChart(chartDir: string, options: RenderChartOptions = {}):
     // Helm exposes Chart.yaml's fields capitalised.
     Chart: Object.fromEntries(Object.entries(chart).map(([k, v]) => [k[0]!.toUpperCase() + k.slice(1), v])),
     Capabilities: { KubeVersion: { Version: 'v1.30.0', Major: '1', Minor: '30' } },
+    // Helm's .Files.Get: a chart file's text ('' when missing, as Helm answers).
+    Files: { Get: (path: unknown) => (existsSync(join(chartDir, String(path))) ? readFileSync(join(chartDir, String(path)), 'utf8') : '') },
   };
 
   const rendered: Record<string, string> = {};
