@@ -9,6 +9,7 @@ import { registerEventMetrics } from '../events/metrics.js';
 import { openEventSpill } from '../events/spill/spill.js';
 import { createInspectionTimings } from '../pipeline/inspection-timings.js';
 import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
+import { createStreamScanning } from '../streaming/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { createUsageRecorder } from '../usage/index.js';
@@ -79,7 +80,7 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     usage,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => usage.stop().catch(() => {}), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
-    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer }) } : {}),
+    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer }), streams: createStreamScanning(deps.detectors, { events }) } : {}),
   });
   timings.register(service.metrics.registry);
   registerEventMetrics(service.metrics.registry, () => events.stats);

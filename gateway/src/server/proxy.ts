@@ -9,6 +9,7 @@ import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type Eve
 import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
+import type { StreamScanning } from '../streaming/index.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import { requestModelOf, type UsageRecorder } from '../usage/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
@@ -37,6 +38,8 @@ export interface ProxyDeps {
   inspector?: RequestInspector | undefined;
   /** Scans the answers of those calls (when the profile's response_scanning is on). */
   scanner?: ResponseScanner | undefined;
+  /** Streams the answers of `stream: true` calls of those providers as they arrive, scanned on the fly. */
+  streams?: StreamScanning | undefined;
   /** Where PROVIDER_ERROR, RATE_LIMIT, SERVICE_UNAVAILABLE and REQUEST_ERROR go. */
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
   /** Usage accounting: learns each routed call and its answer's token usage. */
@@ -228,6 +231,9 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       }
     }
 
+    const stream = route.profile && eventContext && deps.scanner && deps.streams
+      ? deps.streams({ profile: route.profile, snapshot, upstreamUrl: route.upstreamUrl, json, systemPrompt, traceId, tenantId, context: eventContext, reply })
+      : null;
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
     const answer = await callUpstream(deps.upstream, reply, {
@@ -240,10 +246,21 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       // With AUTH_ENABLED the Authorization header is the gateway's own API key: it is consumed here
       // and never passed to a provider (use upstream_auth for the vendor's credential).
       ...(deps.auth ? { clientAuthorization: '' } : {}),
-      abortWith: abortOnClientClose(reply),
+      abortWith: stream ? stream.abortWith(abortOnClientClose(reply)) : abortOnClientClose(reply),
+      ...(stream ? { onStreamStart: stream.onStreamStart } : {}),
+    }).catch(async (error: unknown) => {
+      // Once the client's stream has started, a failure ends it in the vendor's terms.
+      if (!stream?.started) throw error;
+      await stream.failed(error);
+      return null;
     });
+    if (!answer) return reply;
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
     deps.usage?.answer(request, answer);
+    if (stream?.started) {
+      await stream.finished();
+      return reply;
+    }
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });

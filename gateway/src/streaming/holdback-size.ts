@@ -1,0 +1,86 @@
+// How many characters of a streamed answer must stay unreleased so that no rule of the profile can
+// still match across them: the longest text a detector needs before it recognises a value, keyword
+// or pattern. A profile may set it (response_scanning.stream_holdback_chars).
+import { contentSafetyOnResponses } from '../pipeline/guard-text.js';
+import { OUTPUT_ONLY_PII_TYPES, INPUT_PII_TYPES, type ContentPolicy, type PiiType, type Profile } from '@palisade/core';
+
+/**
+ * Characters from the start of a value until the PII detector recognises it (a match still growing
+ * at the tail stays held whole, so a long key need not fit): the printed layouts of numbers with a
+ * label, an address with a full local part and first label, a key's prefix and enough body.
+ */
+export const PII_RECOGNITION_CHARS: Readonly<Record<Exclude<PiiType, 'SYSTEM_PROMPT_LEAK'>, number>> = {
+  CREDIT_CARD: 40,
+  INN: 32,
+  SNILS: 24,
+  PHONE_NUMBER: 40,
+  EMAIL: 140,
+  PASSPORT_RF: 48,
+  API_KEY: 128,
+  GITHUB_TOKEN: 96,
+  JWT: 256,
+  DATABASE_URL: 192,
+  PRIVATE_KEY: 160,
+};
+
+/** A regular expression rule has no length of its own: this bound covers it (set the profile's value to change it). */
+export const REGEX_RULE_CHARS = 256;
+
+/** Released text each window keeps before the tail: the detectors read up to five words of context before a number. */
+export const WINDOW_CONTEXT_CHARS = 128;
+
+/** A keyword matches across varied whitespace and case: some slack over its own length. */
+const KEYWORD_SLACK = 16;
+
+/** The detector reports a leak at 8 consecutive words of the system prompt (README of the PII detector). */
+const LEAK_WORDS = 8;
+
+/** The longest run of LEAK_WORDS words of the system prompt, doubled for the whitespace and punctuation an answer may add. */
+export function leakRecognitionChars(systemPrompt: string): number {
+  const words = [...systemPrompt.matchAll(/[\p{L}\p{N}]+/gu)];
+  if (words.length === 0) return 0;
+  const span = LEAK_WORDS;
+  if (words.length <= span) return 2 * systemPrompt.length + KEYWORD_SLACK;
+  let longest = 0;
+  for (let i = 0; i + span <= words.length; i += 1) {
+    const first = words[i]!;
+    const last = words[i + span - 1]!;
+    longest = Math.max(longest, last.index! + last[0].length - first.index!);
+  }
+  return 2 * longest + KEYWORD_SLACK;
+}
+
+export function policyRecognitionChars(policies: readonly ContentPolicy[]): number {
+  let longest = 0;
+  for (const policy of policies) {
+    if (policy.type !== 'blocklist') continue;
+    for (const rule of policy.rules) {
+      longest = Math.max(longest, rule.kind === 'keyword' ? rule.pattern.length + KEYWORD_SLACK : REGEX_RULE_CHARS);
+    }
+  }
+  return longest;
+}
+
+export function holdbackChars(profile: Profile, policies: readonly ContentPolicy[], systemPrompt: string): number {
+  const settings = profile.response_scanning;
+  if (settings.stream_holdback_chars !== null) return settings.stream_holdback_chars;
+  let longest = policyRecognitionChars(policies);
+  if (settings.pii_mode !== 'disabled') {
+    const types: readonly PiiType[] = settings.pii_types.length ? settings.pii_types : [...INPUT_PII_TYPES, ...OUTPUT_ONLY_PII_TYPES];
+    for (const type of types) {
+      longest = Math.max(longest, type === 'SYSTEM_PROMPT_LEAK' ? leakRecognitionChars(systemPrompt) : PII_RECOGNITION_CHARS[type]);
+    }
+  }
+  return longest;
+}
+
+/**
+ * Why the profile needs the whole answer before anything is sent (null: it can be scanned as it
+ * streams): content safety judges the whole answer; allowlist and language policies too.
+ */
+export function bufferingReason(profile: Profile, policies: readonly ContentPolicy[]): string | null {
+  if (profile.response_scanning.streaming === 'buffer') return 'the profile asks for buffered streams';
+  if (contentSafetyOnResponses(profile)) return 'content safety on responses needs the whole answer';
+  if (policies.some((p) => p.type !== 'blocklist')) return 'allowlist and language policies need the whole answer';
+  return null;
+}
