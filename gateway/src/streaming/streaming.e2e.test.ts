@@ -1,0 +1,138 @@
+// Streamed answers through the real gateway and the mock LLM: they reach the client while the
+// upstream still writes, PII is masked inside the deltas, a block ends the stream in the vendor's
+// terms with RESPONSE_BLOCKED recorded, a client going away stops the upstream, a stall times out.
+import t from 'tap';
+import { request } from 'undici';
+import { createEventRepository } from '@palisade/core';
+import { openOneDatabase } from '../testing/one-database.js';
+import { startStack, type Stack } from '../testing/stack.js';
+import { parseSse } from '../upstream/sse.js';
+
+const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `word${from + i}`).join(' ');
+const chat = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-x', messages: [{ role: 'user', content: 'hello there' }], stream: true, ...extra });
+const claude = () => ({ model: 'claude-x', max_tokens: 500, messages: [{ role: 'user', content: 'hello there' }], stream: true });
+
+function chatText(body: string): string {
+  return parseSse(body)
+    .filter((e) => e.data.startsWith('{'))
+    .map((e) => (JSON.parse(e.data) as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]?.delta?.content ?? '')
+    .join('');
+}
+
+function claudeText(body: string): string {
+  return parseSse(body)
+    .filter((e) => e.event === 'content_block_delta')
+    .map((e) => (JSON.parse(e.data) as { delta: { text: string } }).delta.text)
+    .join('');
+}
+
+t.test('incremental response scanning of streams', async (t) => {
+  let stack: Stack | undefined;
+  const db = await openOneDatabase(t, async () => stack?.close());
+  stack = await startStack({ db });
+  const s = stack;
+  const events = createEventRepository(db);
+  const eventsOf = async (traceId: string, count: number) => {
+    let types: string[] = [];
+    for (let i = 0; i < 100 && types.length < count; i++) {
+      types = (await events.list({ trace_id: traceId })).items.map((e) => e.event_type).sort();
+      if (types.length < count) await new Promise((r) => setTimeout(r, 50));
+    }
+    return types;
+  };
+  const route = (settings: Record<string, unknown>, provider: Record<string, unknown> = {}) =>
+    s.profiled({ threat_detection: { enabled: false }, pii: { enabled: false }, ...settings }, provider);
+
+  t.test('a masked answer streams while the upstream still writes, the e-mail rewritten inside the deltas', async (t) => {
+    const { provider } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const reply = `${words(40)} write to john.smith@example.org soon ${words(40, 40)}`;
+    const res = await request(`${s.gatewayUrl}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-original-uri': provider.match_value, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '15' },
+      body: JSON.stringify(chat()),
+    });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /text\/event-stream/);
+    let body = '';
+    let upstreamDoneAtFirstText: boolean | undefined;
+    for await (const chunk of res.body) {
+      body += chunk.toString();
+      if (upstreamDoneAtFirstText === undefined && chatText(body).includes('word0')) upstreamDoneAtFirstText = s.mock.requests.at(-1)?.stream !== undefined;
+    }
+    t.equal(upstreamDoneAtFirstText, false, 'the first text reached the client before the upstream finished');
+    const text = chatText(body);
+    t.notMatch(body, /john\.smith/, 'the value never left');
+    t.equal(text, reply.replace('john.smith@example.org', 'j***@example.org'), 'the masked answer, nothing lost');
+    t.match(body, /data: \[DONE\]\n\n$/, 'the end marker closes the stream');
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+  });
+
+  t.test('a block ends the stream with an error event and the end marker, before any violating text', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } });
+    const res = await send(chat(), { 'x-mock-reply': `${words(60)} mail john.smith@example.org now ${words(60, 60)}`, 'x-mock-chunk-delay-ms': '3' });
+    t.equal(res.status, 200, 'the stream had started');
+    const sse = parseSse(res.text);
+    const error = JSON.parse(sse.at(-2)!.data) as { error: { code: string; trace_id: string } };
+    t.match(error.error, { code: 'RESPONSE_BLOCKED', trace_id: res.headers['x-service-trace-id'] });
+    t.equal(sse.at(-1)!.data, '[DONE]');
+    t.notMatch(res.text, /john|example\.org|word70/, 'none of the violating text, nothing after it');
+    t.match(chatText(res.text), /^word0 word1/, 'the text before it streamed');
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_BLOCKED']);
+  });
+
+  t.test('monitor mode records and lets the value through', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'monitor', pii_types: ['EMAIL'] } });
+    const reply = `${words(10)} mail john.smith@example.org now`;
+    const res = await send(chat(), { 'x-mock-reply': reply });
+    t.equal(chatText(res.text), reply);
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+  });
+
+  t.test('Anthropic messages: masked inside content_block_delta, message_stop kept', async (t) => {
+    const { send } = await route(
+      { response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL', 'PHONE_NUMBER'] } },
+      { provider_type: 'vendor_b', target_path: '/v1/messages', mapping_preset: 'vendor_b_messages' },
+    );
+    const reply = `Call +7 916 123-45-67 or mail anna@example.com. ${words(30)}`;
+    const res = await send(claude(), { 'x-mock-reply': reply });
+    t.equal(res.status, 200);
+    t.equal(claudeText(res.text), reply.replace('+7 916 123-45-67', '+* *** ***-**-67').replace('anna@example.com', 'a***@example.com'));
+    t.equal(parseSse(res.text).at(-1)!.event, 'message_stop');
+  });
+
+  t.test('streaming: buffer keeps the whole-answer behaviour', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'], streaming: 'buffer' } });
+    const res = await send(chat(), { 'x-mock-reply': 'mail john.smith@example.org today' });
+    t.equal(res.status, 451);
+  });
+
+  t.test('a client that goes away mid-stream stops the upstream call', async (t) => {
+    const { provider } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    s.mock.reset();
+    const res = await request(`${s.gatewayUrl}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-original-uri': provider.match_value, 'x-mock-reply': words(400), 'x-mock-chunk-delay-ms': '10' },
+      body: JSON.stringify(chat()),
+    });
+    for await (const chunk of res.body) {
+      if (chunk.toString().includes('word0')) break;
+    }
+    res.body.destroy();
+    let outcome = s.mock.requests.at(-1)?.stream;
+    for (let i = 0; i < 100 && !outcome; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      outcome = s.mock.requests.at(-1)?.stream;
+    }
+    t.equal(outcome?.ended, 'closed', 'the upstream saw its client leave');
+    t.ok(outcome!.framesSent < outcome!.frames, `${outcome?.framesSent} of ${outcome?.frames} frames written`);
+  });
+
+  t.test('an upstream that stalls mid-stream hits the provider timeout: error event and end marker', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, { request_timeout_ms: 1000 });
+    const res = await send(chat(), { 'x-mock-reply': words(100), 'x-mock-stall-after-frames': '50' });
+    t.equal(res.status, 200);
+    const sse = parseSse(res.text);
+    t.match(JSON.parse(sse.at(-2)!.data), { error: { code: 'LLM_TIMEOUT' } });
+    t.equal(sse.at(-1)!.data, '[DONE]');
+  });
+});
