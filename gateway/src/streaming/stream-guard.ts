@@ -68,6 +68,11 @@ export class StreamGuard {
     this.schedule(false);
   }
 
+  /** Resolves once the chunks pushed so far are checked and what they allow is released. */
+  drained(): Promise<void> {
+    return this.work;
+  }
+
   /** The upstream body ended: everything left is checked and released. */
   finish(): Promise<void> {
     if (!this.closed && !this.ended) {
