@@ -8,6 +8,7 @@ import type { GatewaySnapshot } from '../config/snapshot.js';
 import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
+import { restoreAnswer, type Pseudonyms } from '../pipeline/pseudonyms.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { StreamScanning } from '../streaming/index.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
@@ -205,6 +206,8 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     let systemPrompt = '';
     // Set for profiled calls only: the unprofiled hot path builds no event context.
     let eventContext: InspectRequest['context'] | undefined;
+    // Pseudonymised values of the request, restored in its answer (request memory only).
+    let pseudonyms: Pseudonyms | undefined;
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
@@ -225,6 +228,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       if (deps.inspector) {
         const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext });
         body = inspection.body;
+        pseudonyms = inspection.pseudonyms;
         reply
           .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
           .header(GATEWAY_HEADERS.processingMs, String(inspection.processingMs));
@@ -232,7 +236,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     }
 
     const stream = route.profile && eventContext && deps.scanner && deps.streams
-      ? deps.streams({ profile: route.profile, snapshot, upstreamUrl: route.upstreamUrl, json, systemPrompt, traceId, tenantId, context: eventContext, reply })
+      ? deps.streams({ profile: route.profile, snapshot, upstreamUrl: route.upstreamUrl, json, systemPrompt, traceId, tenantId, context: eventContext, reply, pseudonyms })
       : null;
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
@@ -264,8 +268,8 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await deps.scanner({ profile: route.profile, snapshot, mapping: route.mapping, answer, systemPrompt, traceId, tenantId, context: eventContext });
-      if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
+      if (scan) return sendAnswer(reply, { ...answer, body: restoreAnswer(scan.body, answer.contentType, pseudonyms) });
     }
-    return sendAnswer(reply, answer);
+    return sendAnswer(reply, pseudonyms ? { ...answer, body: restoreAnswer(answer.body, answer.contentType, pseudonyms) } : answer);
   };
 }

@@ -149,7 +149,7 @@ export class StreamGuard {
         const verdict = await this.options.check(window.text);
         if (this.closed) return;
         if (verdict.effective === 'BLOCK') return this.refuse({ kind: 'verdict', verdict });
-        if (verdict.result.events.length > 0) this.findings = true;
+        if (verdict.result && verdict.result.events.length > 0) this.findings = true;
         spans = verdict.spans.map((s) => ({ ...s, start: s.start + window.start, end: s.end + window.start }));
       }
       if (!slot.text.apply(spans, final)) {

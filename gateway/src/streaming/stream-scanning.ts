@@ -6,12 +6,13 @@ import { isPalisadeError, PalisadeError, type Profile } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import type { InspectionDetectors } from '../pipeline/detectors.js';
+import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
 import type { StreamHead, UpstreamRequest } from '../upstream/index.js';
 import { codecForUrl } from './codecs.js';
 import { bufferingReason, holdbackChars, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
 import { StreamGuard, type Refusal } from './stream-guard.js';
-import { createWindowCheck } from './window-check.js';
+import { createWindowCheck, withRestoration } from './window-check.js';
 
 export interface StreamCall {
   profile: Profile;
@@ -24,6 +25,8 @@ export interface StreamCall {
   tenantId: string;
   context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
   reply: FastifyReply;
+  /** The request's pseudonymised values: their placeholders in the answer are restored. */
+  pseudonyms?: Pseudonyms | undefined;
 }
 
 /** One call's incremental stream, once planned. */
@@ -60,8 +63,10 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     const policies = settings.enabled ? profilePolicies(call.profile, call.snapshot, 'response') : [];
     if (bufferingReason(call.profile, policies) !== null) return null;
     const checking = settings.enabled && (settings.pii_mode !== 'disabled' || policies.some((p) => p.type === 'blocklist'));
-    const check = checking ? createWindowCheck(detectors, call) : undefined;
-    const holdback = checking ? holdbackChars(call.profile, policies, call.systemPrompt) : 0;
+    const restoring = call.pseudonyms && call.pseudonyms.size > 0 ? call.pseudonyms : undefined;
+    const checks = checking ? createWindowCheck(detectors, call) : undefined;
+    const check = restoring ? withRestoration(checks, restoring) : checks;
+    const holdback = Math.max(checking ? holdbackChars(call.profile, policies, call.systemPrompt) : 0, restoring?.longest ?? 0);
     let guard: StreamGuard | undefined;
     let abortUpstream: ((reason: Error) => void) | undefined;
     const reply = call.reply;
@@ -79,11 +84,11 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     };
     const onComplete = (texts: ReadonlyMap<string, string>, findings: boolean) => {
       // Windows overlap, so their events would repeat: the events of the whole answer are recorded once.
-      if (!findings || !check) return;
+      if (!findings || !checks) return;
       void (async () => {
         for (const text of texts.values()) {
-          const verdict = await check(text);
-          emit(call, verdict.result.events);
+          const verdict = await checks(text);
+          emit(call, verdict.result?.events ?? []);
         }
       })().catch((error: unknown) => reply.log.warn({ err: error, trace_id: call.traceId }, 'events of a streamed answer not recorded'));
     };

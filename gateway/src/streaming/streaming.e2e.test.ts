@@ -135,4 +135,24 @@ t.test('incremental response scanning of streams', async (t) => {
     t.match(JSON.parse(sse.at(-2)!.data), { error: { code: 'LLM_TIMEOUT' } });
     t.equal(sse.at(-1)!.data, '[DONE]');
   });
+
+  t.test('pseudonymize: the LLM sees numbered placeholders, the client its own values, buffered and streamed', async (t) => {
+    const { send } = await route({ pii: { enabled: true, types: ['EMAIL', 'PHONE_NUMBER'], mode: 'pseudonymize' } });
+    const prompt = 'Mail john.smith@example.org or +7 916 123-45-67, again john.smith@example.org';
+    const from = s.logs.length;
+    const buffered = await send({ model: 'gpt-x', messages: [{ role: 'user', content: prompt }] });
+    t.equal(buffered.status, 200);
+    const upstream = s.mock.requests.at(-1)!.body as { messages: Array<{ content: string }> };
+    t.equal(upstream.messages[0]!.content, 'Mail [EMAIL_1] or [PHONE_1], again [EMAIL_1]', 'one placeholder per distinct value');
+    t.equal(buffered.json.choices[0].message.content, `Echo: ${prompt}`, 'restored in the buffered answer');
+
+    const reply = 'Sure: [email_1] and [PHONE_1] noted.';
+    const streamed = await send({ ...chat(), messages: [{ role: 'user', content: prompt }] }, { 'x-mock-reply': reply });
+    t.equal(chatText(streamed.text), 'Sure: john.smith@example.org and +7 916 123-45-67 noted.', 'restored in the stream, any case');
+    const traceId = String(buffered.headers['x-service-trace-id']);
+    t.same(await eventsOf(traceId, 2), ['PII_DETECTED', 'REQUEST_SANITIZED']);
+    const stored = JSON.stringify((await events.list({ trace_id: traceId })).items);
+    t.notMatch(stored, /john\.smith|916 123/, 'the event carries no value');
+    t.notMatch(JSON.stringify(s.logs.slice(from)), /john\.smith|916 123|EMAIL_1\]":/, 'nor does the log');
+  });
 });

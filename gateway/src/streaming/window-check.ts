@@ -7,13 +7,15 @@ import { decideFailSafe, type DecisionInput, type DetectorOutcome, type Response
 import type { InspectionDetectors } from '../pipeline/detectors.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
 import { runDetector } from '../pipeline/run-detector.js';
+import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import type { MaskSpan } from './holdback.js';
 
 export interface WindowVerdict {
   effective: ResponseDecisionResult['effective'];
   /** REDACT: the values to rewrite, relative to the window. */
   spans: MaskSpan[];
-  result: ResponseDecisionResult;
+  /** Absent when only placeholders were restored (no response checks ran). */
+  result?: ResponseDecisionResult | undefined;
 }
 
 export interface StreamCheckContext {
@@ -24,6 +26,26 @@ export interface StreamCheckContext {
 }
 
 export type WindowCheck = (text: string) => Promise<WindowVerdict>;
+
+/** Sorted spans of two lists, a span overlapping one kept before it dropped (the first list wins ties). */
+function mergeSpans(first: readonly MaskSpan[], second: readonly MaskSpan[]): MaskSpan[] {
+  const all = [...first, ...second].sort((a, b) => a.start - b.start);
+  const kept: MaskSpan[] = [];
+  for (const span of all) if (kept.length === 0 || span.start >= kept[kept.length - 1]!.end) kept.push(span);
+  return kept;
+}
+
+/**
+ * The checks of a window plus the restoration of pseudonymised values: a placeholder in the answer
+ * is a span whose replacement is the request's original value (the checks read the placeholders).
+ */
+export function withRestoration(check: WindowCheck | undefined, pseudonyms: Pseudonyms): WindowCheck {
+  return async function restoring(text) {
+    const verdict: WindowVerdict = check ? await check(text) : { effective: 'PASS', spans: [] };
+    if (verdict.effective === 'BLOCK') return verdict;
+    return { ...verdict, spans: mergeSpans(verdict.spans, pseudonyms.restorations(text)) };
+  };
+}
 
 const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
 
