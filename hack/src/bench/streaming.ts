@@ -53,7 +53,8 @@ export async function timeStream(url: string, body: string, headers: Record<stri
     }
   }
   const totalMs = performance.now() - started;
-  const leaks = STREAM_SECRETS.reduce((n, secret) => n + raw.split(secret).length - 1, 0);
+  // In the reassembled text (a value split over several deltas) and in the raw bytes.
+  const leaks = STREAM_SECRETS.reduce((n, secret) => n + Math.max(text.split(secret).length, raw.split(secret).length) - 1, 0);
   return { ttftMs, totalMs, leaks, text };
 }
 
