@@ -84,3 +84,77 @@ export function bufferingReason(profile: Profile, policies: readonly ContentPoli
   if (policies.some((p) => p.type !== 'blocklist')) return 'allowlist and language policies need the whole answer';
   return null;
 }
+
+/**
+ * How many characters at the end of a window may still be the start of a value not yet recognised,
+ * for the PII types whose values are made of few kinds of characters: a token (e-mail, keys, JWT,
+ * database URLs) is one run without whitespace, a number (card, INN, SNILS, phone, passport) one run
+ * of digits and separators, a private key starts with a `-----BEGIN` line. Other rules (system prompt
+ * leaks, keywords, regexes, connection strings with spaces) keep their fixed length.
+ */
+export type TailNeed = (window: string) => number;
+
+/** Characters a number of the PII table may contain ("45 08 № 123456", "8 (916) 123-45-67"). */
+const NUMBER_CHARS = /[\d\s\-\u2010-\u2015().+№#/]/u;
+const TOKEN_TYPES = new Set<PiiType>(['EMAIL', 'API_KEY', 'GITHUB_TOKEN', 'JWT']);
+const NUMBER_TYPES = new Set<PiiType>(['CREDIT_CARD', 'INN', 'SNILS', 'PHONE_NUMBER', 'PASSPORT_RF']);
+const PEM_START = '-----BEGIN';
+
+/** Length of the window's trailing run of characters matching `test`, at most `cap`. */
+function trailingRun(window: string, test: (c: string) => boolean, cap: number): number {
+  let i = window.length;
+  while (i > 0 && window.length - i < cap && test(window[i - 1]!)) i -= 1;
+  return window.length - i;
+}
+
+const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\t' || c === '\r' || /\s/u.test(c);
+
+/** The tail a private key in progress needs: from its `-----` on, or a partial `-----BEGIN` at the end. */
+function pemNeed(window: string, cap: number): number {
+  const from = Math.max(0, window.length - cap);
+  const dashes = window.lastIndexOf('-----', window.length);
+  if (dashes >= from) return window.length - dashes;
+  for (let k = Math.min(PEM_START.length - 1, window.length); k > 0; k -= 1) if (window.endsWith(PEM_START.slice(0, k))) return k;
+  return 0;
+}
+
+/** A connection string with spaces (`User Id=`) needs its fixed length once an `=` is near; before that, a key being written. */
+function connectionStringNeed(window: string, cap: number): number {
+  if (window.lastIndexOf('=') >= window.length - cap) return cap;
+  return trailingRun(window, (c) => /[\p{L}\p{N} _]/u.test(c), 32);
+}
+
+export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], systemPrompt: string): TailNeed {
+  const settings = profile.response_scanning;
+  const override = settings.stream_holdback_chars;
+  if (override !== null) return () => override;
+  const fixed: number[] = [policyRecognitionChars(policies)];
+  const token = { on: false, cap: 0 };
+  const number = { on: false, cap: 0 };
+  let pem = 0;
+  let connection = 0;
+  if (settings.pii_mode !== 'disabled') {
+    const types: readonly PiiType[] = settings.pii_types.length ? settings.pii_types : [...INPUT_PII_TYPES, ...OUTPUT_ONLY_PII_TYPES];
+    for (const type of types) {
+      if (type === 'SYSTEM_PROMPT_LEAK') fixed.push(leakRecognitionChars(systemPrompt));
+      else if (TOKEN_TYPES.has(type)) token.on = true;
+      else if (NUMBER_TYPES.has(type)) number.on = true;
+      else if (type === 'PRIVATE_KEY') pem = PII_RECOGNITION_CHARS.PRIVATE_KEY;
+      else if (type === 'DATABASE_URL') {
+        token.on = true;
+        connection = PII_RECOGNITION_CHARS.DATABASE_URL;
+      }
+    }
+  }
+  const base = Math.max(0, ...fixed);
+  // A token or number may be as long as it likes: the run is held whole (up to the window).
+  const unbounded = Number.MAX_SAFE_INTEGER;
+  return (window) => {
+    let need = base;
+    if (token.on) need = Math.max(need, trailingRun(window, (c) => !isSpace(c), unbounded));
+    if (number.on) need = Math.max(need, trailingRun(window, (c) => NUMBER_CHARS.test(c), unbounded));
+    if (pem) need = Math.max(need, pemNeed(window, pem));
+    if (connection) need = Math.max(need, connectionStringNeed(window, connection));
+    return need;
+  };
+}

@@ -45,13 +45,14 @@ export class HoldbackText {
 
   /**
    * Takes a window's findings (absolute, sorted, non-overlapping) and moves the release point.
-   * `final`: the stream ended, everything left is released. Returns false when a finding starts in
+   * `final`: the stream ended, everything left is released. `need`: the characters at the end that
+   * may still start a value (default: the whole hold-back). Returns false when a finding starts in
    * text already released (the hold-back was too short for it): the caller must refuse the stream.
    */
-  apply(spans: readonly MaskSpan[], final: boolean): boolean {
+  apply(spans: readonly MaskSpan[], final: boolean, need: number = this.holdback): boolean {
     const n = this.length;
     const closedBefore = n - this.holdback;
-    let limit = final ? n : Math.max(this.released, closedBefore);
+    let limit = final ? n : Math.max(this.released, n - need);
     for (const span of spans) {
       if (span.start < this.released) {
         if (span.end > this.released) return false;

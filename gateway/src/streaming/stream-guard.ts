@@ -7,7 +7,11 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { extractDelta } from '../upstream/sse.js';
 import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type StreamCodec, type TextPlace } from './codecs.js';
 import { HoldbackText, type MaskSpan } from './holdback.js';
+import type { TailNeed } from './holdback-size.js';
 import type { WindowCheck, WindowVerdict } from './window-check.js';
+
+/** Unreleased characters one slot may hold (a value being masked, a run without whitespace). */
+export const DEFAULT_MAX_HELD = 64 * 1024;
 
 /** Why a stream was cut: a verdict of the checks, or a failure of the guard's own rules. */
 export type Refusal = { kind: 'verdict'; verdict: WindowVerdict } | { kind: 'unscannable'; reason: string };
@@ -16,8 +20,13 @@ export interface StreamGuardOptions {
   codec: StreamCodec;
   /** The checks of a window; absent = nothing to check (events pass as they come). */
   check?: WindowCheck | undefined;
+  /** Findings this close to the end may still grow (they are held whole). */
   holdback: number;
   context: number;
+  /** The characters at a window's end that may still start a value; absent = the whole hold-back. */
+  tailNeed?: TailNeed | undefined;
+  /** The most unreleased characters of a slot; more refuses the stream (each check reads them all). */
+  maxHeld?: number | undefined;
   /** Writes SSE bytes to the client. */
   write(text: string): void;
   /** Ends the client's response. */
@@ -144,15 +153,19 @@ export class StreamGuard {
       if (slot.checkedTo === slot.text.length && !final) continue;
       slot.checkedTo = slot.text.length;
       let spans: MaskSpan[] = [];
+      const window = slot.text.window();
+      if (window.text.length > (this.options.maxHeld ?? DEFAULT_MAX_HELD) + this.options.context) {
+        return this.refuse({ kind: 'unscannable', reason: 'the answer holds more unreleased text than the scanner keeps' });
+      }
+      const need = this.options.tailNeed ? this.options.tailNeed(window.text) : this.options.holdback;
       if (this.options.check) {
-        const window = slot.text.window();
         const verdict = await this.options.check(window.text);
         if (this.closed) return;
         if (verdict.effective === 'BLOCK') return this.refuse({ kind: 'verdict', verdict });
         if (verdict.result && verdict.result.events.length > 0) this.findings = true;
         spans = verdict.spans.map((s) => ({ ...s, start: s.start + window.start, end: s.end + window.start }));
       }
-      if (!slot.text.apply(spans, final)) {
+      if (!slot.text.apply(spans, final, need)) {
         this.leaks += 1;
         return this.refuse({ kind: 'unscannable', reason: 'a finding reached into text already sent' });
       }

@@ -10,7 +10,7 @@ import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
 import type { StreamHead, UpstreamRequest } from '../upstream/index.js';
 import { codecForUrl } from './codecs.js';
-import { bufferingReason, holdbackChars, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
+import { bufferingReason, holdbackChars, tailNeed, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
 import { StreamGuard, type Refusal } from './stream-guard.js';
 import { createWindowCheck, withRestoration } from './window-check.js';
 
@@ -67,6 +67,14 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     const checks = checking ? createWindowCheck(detectors, call) : undefined;
     const check = restoring ? withRestoration(checks, restoring) : checks;
     const holdback = Math.max(checking ? holdbackChars(call.profile, policies, call.systemPrompt) : 0, restoring?.longest ?? 0);
+    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt) : undefined;
+    const longest = restoring?.longest ?? 0;
+    // A placeholder in progress: from its `[` on, while it can still be one.
+    const placeholderNeed = (window: string) => {
+      const open = window.lastIndexOf('[');
+      return open >= 0 && window.length - open < longest ? window.length - open : 0;
+    };
+    const need = restoring ? (window: string) => Math.max(checksNeed?.(window) ?? 0, placeholderNeed(window)) : checksNeed;
     let guard: StreamGuard | undefined;
     let abortUpstream: ((reason: Error) => void) | undefined;
     const reply = call.reply;
@@ -107,6 +115,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
           check,
           holdback,
           context: WINDOW_CONTEXT_CHARS,
+          tailNeed: need,
           write: (text) => void reply.raw.write(text),
           end: () => reply.raw.end(),
           onRefuse,
