@@ -118,17 +118,55 @@ function pemNeed(window: string, cap: number): number {
   return 0;
 }
 
-/** A connection string with spaces (`User Id=`) needs its fixed length once an `=` is near; before that, a key being written. */
+/**
+ * A connection string with spaces (`User Id=`) needs its fixed length once an `=` is near; before
+ * that, only its first key can be in progress: the word being written. (A first key of two words
+ * split at its space is refused as a whole, never sent in part: the guard refuses a finding that
+ * starts in released text.)
+ */
 function connectionStringNeed(window: string, cap: number): number {
-  if (window.lastIndexOf('=') >= window.length - cap) return cap;
-  return trailingRun(window, (c) => /[\p{L}\p{N} _]/u.test(c), 32);
+  const equals = window.lastIndexOf('=');
+  if (equals >= 0 && equals >= window.length - cap) return cap;
+  return trailingRun(window, (c) => /[\p{L}\p{N}_]/u.test(c), 64);
+}
+
+/** Largest summed squared keyword length for which keywords are checked by prefix. */
+const KEYWORD_PREFIX_BUDGET = 1_000_000;
+
+/** Loosely equal under case folding (over-matching only holds a little more text). */
+function foldEqual(a: string, b: string): boolean {
+  return a === b || a.toLowerCase() === b.toLowerCase() || a.toUpperCase() === b.toUpperCase();
+}
+
+/** The longest end of the window that is a proper prefix of the keyword (a keyword is an exact, case-folded substring). */
+function keywordPrefixAtEnd(window: string, keyword: string): number {
+  for (let length = Math.min(keyword.length - 1, window.length); length > 0; length -= 1) {
+    const from = window.length - length;
+    let i = 0;
+    while (i < length && foldEqual(window[from + i]!, keyword[i]!)) i += 1;
+    if (i === length) return length;
+  }
+  return 0;
 }
 
 export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], systemPrompt: string): TailNeed {
   const settings = profile.response_scanning;
   const override = settings.stream_holdback_chars;
   if (override !== null) return () => override;
-  const fixed: number[] = [policyRecognitionChars(policies)];
+  const keywords: string[] = [];
+  let regexes = 0;
+  for (const policy of policies) {
+    if (policy.type !== 'blocklist') continue;
+    for (const rule of policy.rules) {
+      if (rule.kind === 'keyword') keywords.push(rule.pattern);
+      else regexes = REGEX_RULE_CHARS;
+    }
+  }
+  // Comparing every suffix with every keyword prefix costs the sum of squared lengths per check: past
+  // a budget, the keywords' fixed length is held instead.
+  const keywordCost = keywords.reduce((sum, k) => sum + k.length * k.length, 0);
+  const fixed: number[] = [regexes, keywordCost > KEYWORD_PREFIX_BUDGET ? policyRecognitionChars(policies) : 0];
+  const prefixKeywords = keywordCost > KEYWORD_PREFIX_BUDGET ? [] : keywords;
   const token = { on: false, cap: 0 };
   const number = { on: false, cap: 0 };
   let pem = 0;
@@ -155,6 +193,7 @@ export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], s
     if (number.on) need = Math.max(need, trailingRun(window, (c) => NUMBER_CHARS.test(c), unbounded));
     if (pem) need = Math.max(need, pemNeed(window, pem));
     if (connection) need = Math.max(need, connectionStringNeed(window, connection));
+    for (const keyword of prefixKeywords) need = Math.max(need, keywordPrefixAtEnd(window, keyword));
     return need;
   };
 }

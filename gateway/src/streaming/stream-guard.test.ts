@@ -142,6 +142,22 @@ t.test('every byte boundary of one answer holding every value type', async (t) =
   t.equal(byteByByte.leaks, 0);
 });
 
+t.test('every byte boundary of an answer with a blocked keyword: refused before its first character', async (t) => {
+  const answer = 'Some words first, привет 🙂, and then the Project Nightingale plan is out.';
+  // Deltas end with their space, as many tokenizers emit them: "Project " can arrive alone.
+  const bytes = chatStream(Array.from(answer.matchAll(/\S+\s*/gu), (m) => m[0]));
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const got = await run(cut(bytes, [i]), maskCheck, maskHoldback, [], maskNeed);
+    const leaked = Array.from({ length: KEYWORD.length - 1 }, (_, k) => KEYWORD.slice(0, k + 1).toLowerCase()).some((p) => got.text.toLowerCase().endsWith(p));
+    if (!got.refused || leaked || !answer.startsWith(got.text)) {
+      failures += 1;
+      t.fail(`cut at byte ${i}: refused ${got.refused}, sent ${JSON.stringify(got.text)}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts refused with nothing of the keyword sent`);
+});
+
 const segment = fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...PII_VALUES), fc.constant(KEYWORD), fc.constant(KEYWORD.toUpperCase()));
 const answerArb = fc.array(segment, { minLength: 1, maxLength: 40 }).map((parts) => parts.join(' '));
 /** Deltas as a real model emits them: code points grouped at random. */
@@ -175,6 +191,8 @@ t.test(`mask mode (${name}): random answers, random deltas, random byte chunks`,
       if (expected.blocked) {
         if (!got.refused) throw new Error('the buffered scan blocks but the stream was not refused');
         if (/nightingale/i.test(got.text)) throw new Error('blocked text reached the client');
+        // Not even its start: the released text stops before the keyword's first character.
+        for (let k = 1; k < KEYWORD.length; k++) if (got.text.toLowerCase().endsWith(KEYWORD.slice(0, k).toLowerCase())) throw new Error(`"${KEYWORD.slice(0, k)}" left`);
         return;
       }
       if (got.text !== expected.text) throw new Error(`stream ${JSON.stringify(got.text)} != buffered ${JSON.stringify(expected.text)}`);
