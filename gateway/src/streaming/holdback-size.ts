@@ -130,6 +130,41 @@ function connectionStringNeed(window: string, cap: number): number {
   return trailingRun(window, (c) => /[\p{L}\p{N}_]/u.test(c), 64);
 }
 
+const WORD = /[\p{L}\p{N}]+/gu;
+const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
+
+function promptWordsOf(systemPrompt: string): string[] {
+  return Array.from(systemPrompt.matchAll(WORD), (m) => m[0].toLowerCase());
+}
+
+/**
+ * A copy of the system prompt in progress: the longest run of the window's last words (fewer than
+ * the LEAK_WORDS the detector needs; the last one may be cut) that the prompt holds in a row. Held
+ * from its first word; a copy is refused when its 8th word arrives, before any of it left.
+ */
+function leakInProgress(window: string, prompt: readonly string[]): number {
+  const tail = Array.from(window.slice(-LEAK_TAIL_CHARS).matchAll(WORD));
+  const words = tail.slice(-LEAK_WORDS).map((m) => m[0].toLowerCase());
+  const offset = window.length - Math.min(window.length, LEAK_TAIL_CHARS);
+  const partial = ENDS_IN_WORD.test(window);
+  for (let k = words.length; k > 0; k -= 1) {
+    const run = words.slice(words.length - k);
+    for (let j = 0; j + k <= prompt.length; j += 1) {
+      let i = 0;
+      while (i < k - 1 && prompt[j + i] === run[i]) i += 1;
+      if (i < k - 1) continue;
+      const last = run[k - 1]!;
+      if (partial ? prompt[j + k - 1]!.startsWith(last) : prompt[j + k - 1] === last) {
+        return window.length - (offset + tail[tail.length - k]!.index);
+      }
+    }
+  }
+  return 0;
+}
+
+/** How far back the last LEAK_WORDS words are looked for (words are rarely longer). */
+const LEAK_TAIL_CHARS = 512;
+
 /** Largest summed squared keyword length for which keywords are checked by prefix. */
 const KEYWORD_PREFIX_BUDGET = 1_000_000;
 
@@ -171,10 +206,11 @@ export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], s
   const number = { on: false, cap: 0 };
   let pem = 0;
   let connection = 0;
+  let leak: string[] | undefined;
   if (settings.pii_mode !== 'disabled') {
     const types: readonly PiiType[] = settings.pii_types.length ? settings.pii_types : [...INPUT_PII_TYPES, ...OUTPUT_ONLY_PII_TYPES];
     for (const type of types) {
-      if (type === 'SYSTEM_PROMPT_LEAK') fixed.push(leakRecognitionChars(systemPrompt));
+      if (type === 'SYSTEM_PROMPT_LEAK') leak = systemPrompt.trim() === '' ? undefined : promptWordsOf(systemPrompt);
       else if (TOKEN_TYPES.has(type)) token.on = true;
       else if (NUMBER_TYPES.has(type)) number.on = true;
       else if (type === 'PRIVATE_KEY') pem = PII_RECOGNITION_CHARS.PRIVATE_KEY;
@@ -194,6 +230,7 @@ export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], s
     if (pem) need = Math.max(need, pemNeed(window, pem));
     if (connection) need = Math.max(need, connectionStringNeed(window, connection));
     for (const keyword of prefixKeywords) need = Math.max(need, keywordPrefixAtEnd(window, keyword));
+    if (leak) need = Math.max(need, leakInProgress(window, leak));
     return need;
   };
 }

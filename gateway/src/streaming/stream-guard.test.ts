@@ -101,7 +101,7 @@ async function run(chunks: readonly Uint8Array[], check: WindowCheck, holdback: 
 }
 
 /** The buffered result: the window check over the whole answer, its values rewritten. */
-async function buffered(check: WindowCheck, text: string): Promise<{ text: string; blocked: boolean; values: string[] }> {
+async function buffered(check: WindowCheck, text: string): Promise<{ text: string; blocked: boolean; values: string[]; firstStart: number }> {
   const verdict = await check(text);
   let out = '';
   let at = 0;
@@ -109,7 +109,8 @@ async function buffered(check: WindowCheck, text: string): Promise<{ text: strin
     out += text.slice(at, span.start) + span.replacement;
     at = span.end;
   }
-  return { text: out + text.slice(at), blocked: verdict.effective === 'BLOCK', values: (verdict.result?.pii_entities ?? []).map((e) => text.slice(e.start, e.end)) };
+  const entities = verdict.result?.pii_entities ?? [];
+  return { text: out + text.slice(at), blocked: verdict.effective === 'BLOCK', values: entities.map((e) => text.slice(e.start, e.end)), firstStart: Math.min(text.length, ...entities.map((e) => e.start)) };
 }
 
 const maskProfile = profileOf({ pii_mode: 'mask' }, [policy.id]);
@@ -228,10 +229,28 @@ t.test('a system prompt leak is refused before the copied words leave', async (t
   const check = createWindowCheck(detectors, { profile, snapshot, systemPrompt: system, traceId: 't' });
   const answer = `${'Sure, happy to help with that. '.repeat(6)}My instructions: ${system}`;
   const bytes = chatStream(Array.from(answer.matchAll(/\s*\S+/gu), (m) => m[0]));
-  const got = await run(cut(bytes, Array.from({ length: 100 }, (_, i) => i * 64)), check, holdbackChars(profile, [], system));
+  const got = await run(cut(bytes, Array.from({ length: 100 }, (_, i) => i * 64)), check, holdbackChars(profile, [], system), [], tailNeed(profile, [], system));
   t.ok(got.refused);
-  t.notMatch(got.text, /Acme Bank/);
+  t.notMatch(got.text, /You are/);
   t.match(got.text, /^Sure, happy/, 'the text before it streamed');
+
+  // Random answers of filler and pieces of the prompt, randomly cut: refused exactly when the buffered
+  // scan blocks, and nothing from the copy's first word on has left.
+  const promptWords = system.split(' ');
+  const piece = fc.tuple(fc.nat(promptWords.length - 1), fc.integer({ min: 1, max: 12 })).map(([from, n]) => promptWords.slice(from, from + n).join(' '));
+  const answers = fc.array(fc.oneof(fc.constantFrom(...WORDS), piece), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(' '));
+  const need = tailNeed(profile, [], system);
+  const holdback = holdbackChars(profile, [], system);
+  await fc.assert(
+    fc.asyncProperty(answers, fc.array(fc.integer({ min: 1, max: 3000 }), { maxLength: 40 }), fc.array(fc.boolean(), { maxLength: 40 }), async (text, byteCuts, pauses) => {
+      const expected = await buffered(check, text);
+      const got = await run(cut(chatStream(Array.from(text.matchAll(/\S+\s*/gu), (m) => m[0])), byteCuts), check, holdback, pauses, need);
+      if (expected.blocked !== got.refused) throw new Error(`buffered blocked=${expected.blocked}, stream refused=${got.refused}`);
+      if (expected.blocked && (got.text.length > expected.firstStart || !text.startsWith(got.text))) throw new Error(`sent ${JSON.stringify(got.text)} of a copy starting at ${expected.firstStart}`);
+      if (!expected.blocked && got.text !== text) throw new Error('a clean answer must pass unchanged');
+    }),
+    { numRuns: 200 },
+  );
 });
 
 t.test('pseudonymised values: placeholders in any case, split anywhere, restored', async (t) => {

@@ -28,7 +28,7 @@ import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
 import { readHeap, runSoak } from './heap.js';
 import { runPaced } from './paced.js';
 import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
-import { renderStreaming, runStreamingScenario } from './streaming.js';
+import { renderStreaming, runStreamingScenario, type StreamingResult } from './streaming.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'cli', 'dist', 'main.js');
@@ -177,12 +177,13 @@ function inspectedRequest(): string {
 }
 
 /** 20 keyword and 20 regex rules that a support conversation does not trigger (nothing blocks). */
-function benchPolicies(): Array<Record<string, unknown>> {
+/** `regexScope`: the streaming scenario also runs with the regex rules on requests only (see runStreamingBench). */
+function benchPolicies(regexScope: 'both' | 'request' = 'both'): Array<Record<string, unknown>> {
   const keywords = Array.from({ length: 20 }, (_, i) => ({ kind: 'keyword', pattern: `forbidden-project-${i}` }));
   const regexes = Array.from({ length: 20 }, (_, i) => ({ kind: 'regex', pattern: `(?i)\\bcodename[-_ ]?${i}\\d{2}\\b` }));
   return [
     { name: 'bench-keywords', type: 'blocklist', rules: keywords, scope: 'both', action: 'block' },
-    { name: 'bench-regexes', type: 'blocklist', rules: regexes, scope: 'both', action: 'block' },
+    { name: 'bench-regexes', type: 'blocklist', rules: regexes, scope: regexScope, action: 'block' },
   ];
 }
 
@@ -216,9 +217,9 @@ async function registryCall(control: Child, registry: string, method: string, pa
 }
 
 /** The full-inspection profile of the `inspected` scenario, ACTIVE on the provider. */
-async function createInspectionProfile(control: Child, registry: string, providerId: string): Promise<void> {
+async function createInspectionProfile(control: Child, registry: string, providerId: string, regexScope: 'both' | 'request' = 'both'): Promise<void> {
   const policyIds: string[] = [];
-  for (const policy of benchPolicies()) {
+  for (const policy of benchPolicies(regexScope)) {
     const created = await registryCall(control, registry, 'POST', '/api/v1/content-policies', 201, policy);
     await registryCall(control, registry, 'POST', `/api/v1/content-policies/${String(created.id)}/activate`, 200);
     policyIds.push(String(created.id));
@@ -269,7 +270,7 @@ async function startBare(started: Child[], upstream: string): Promise<{ child: C
  * embedded database) in one process and the gateway alone in another, which is the process measured
  * and compared with the bare proxy. The gateway picks the configuration up by its ETag poll.
  */
-async function startStack(started: Child[], upstream: string, dataDir: string, inspect: boolean, profileDir?: string): Promise<{ child: Child; url: string }> {
+async function startStack(started: Child[], upstream: string, dataDir: string, inspect: boolean, profileDir?: string, regexScope: 'both' | 'request' = 'both'): Promise<{ child: Child; url: string }> {
   const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
   const control = spawnNode('palisade registry,bundle-store', [CLI, 'registry,bundle-store'], {
     cwd: ROOT,
@@ -330,7 +331,7 @@ async function startStack(started: Child[], upstream: string, dataDir: string, i
   const activatedText = await activated.text();
   if (activated.status !== 200) throw childFailure(control, `registry: POST /api/v1/providers/${id}/activate answered ${activated.status}: ${activatedText.slice(0, 500)}`);
 
-  if (inspect) await createInspectionProfile(control, registry, String(id));
+  if (inspect) await createInspectionProfile(control, registry, String(id), regexScope);
 
   // The configuration reaches the gateway by its next poll.
   if (inspect) {
@@ -441,28 +442,34 @@ async function runChild(args: string[]): Promise<boolean> {
  * response scanning masks output PII, incremental by default), streams one at a time. Fails on a leak.
  */
 async function runStreamingBench(options: Options, streaming: { runs: number; tokenDelayMs: number }): Promise<boolean> {
-  const started: Child[] = [];
-  const dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
-  try {
-    const mock = await startMock(started);
-    const bare = await startBare(started, mock.url);
-    const stack = await startStack(started, mock.url, dataDir, true, options.profileDir);
-    log(`streaming: ${streaming.runs} streams each through the bare proxy and the gateway`);
-    const body = JSON.stringify({ ...(JSON.parse(INSPECTED_BODY) as object), stream: true });
-    const result = await runStreamingScenario({ bareUrl: `${bare.url}${CHAT_PATH}`, gatewayUrl: `${stack.url}${CHAT_PATH}`, body, headers: HEADERS, runs: streaming.runs, tokens: 500, tokenDelayMs: streaming.tokenDelayMs });
-    process.stdout.write(`\n${renderStreaming(result)}\n`);
-    const out = options.out.replace(/\.json$/, '') + '-streaming.json';
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-    process.stdout.write(`results written to ${out}\n`);
-    return result.leaks === 0;
-  } catch (error) {
-    log(`streaming: could not run: ${error instanceof Error ? error.message : String(error)}`);
-    return false;
-  } finally {
-    for (const child of started.reverse()) await child.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+  // Twice: with the inspection profile as it is (its 20 regex rules check answers too: a regex has no
+  // length of its own, so 256 characters are held back), and with those regex rules on requests only.
+  const results: Record<string, StreamingResult> = {};
+  for (const regexScope of ['both', 'request'] as const) {
+    const started: Child[] = [];
+    const dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
+    try {
+      const mock = await startMock(started);
+      const bare = await startBare(started, mock.url);
+      const stack = await startStack(started, mock.url, dataDir, true, options.profileDir, regexScope);
+      log(`streaming (regex rules on ${regexScope === 'both' ? 'requests and answers' : 'requests only'}): ${streaming.runs} streams each through the bare proxy and the gateway`);
+      const body = JSON.stringify({ ...(JSON.parse(INSPECTED_BODY) as object), stream: true });
+      const result = await runStreamingScenario({ bareUrl: `${bare.url}${CHAT_PATH}`, gatewayUrl: `${stack.url}${CHAT_PATH}`, body, headers: HEADERS, runs: streaming.runs, tokens: 500, tokenDelayMs: streaming.tokenDelayMs });
+      process.stdout.write(`\nregex rules on ${regexScope === 'both' ? 'requests and answers' : 'requests only'}: ${renderStreaming(result)}\n`);
+      results[regexScope === 'both' ? 'regexOnAnswers' : 'regexOnRequestsOnly'] = result;
+    } catch (error) {
+      log(`streaming: could not run: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    } finally {
+      for (const child of started.reverse()) await child.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
+  const out = options.out.replace(/\.json$/, '') + '-streaming.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`results written to ${out}\n`);
+  return Object.values(results).every((r) => r.leaks === 0);
 }
 
 /** The adversarial suite, with a collection before each timed call (--expose-gc). */
