@@ -107,6 +107,15 @@ function trailingRun(window: string, test: (c: string) => boolean, cap: number):
   return window.length - i;
 }
 
+/** A number starts with a digit, `+` or `(`: separators before the first of them cannot be part of one. */
+const NUMBER_START = /[\d+(]/u;
+
+function numberInProgress(window: string): number {
+  const run = trailingRun(window, (c) => NUMBER_CHARS.test(c), Number.MAX_SAFE_INTEGER);
+  for (let i = window.length - run; i < window.length; i += 1) if (NUMBER_START.test(window[i]!)) return window.length - i;
+  return 0;
+}
+
 const isSpace = (c: string) => c === ' ' || c === '\n' || c === '\t' || c === '\r' || /\s/u.test(c);
 
 /** The tail a private key in progress needs: from its `-----` on, or a partial `-----BEGIN` at the end. */
@@ -226,7 +235,7 @@ export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], s
   return (window) => {
     let need = base;
     if (token.on) need = Math.max(need, trailingRun(window, (c) => !isSpace(c), unbounded));
-    if (number.on) need = Math.max(need, trailingRun(window, (c) => NUMBER_CHARS.test(c), unbounded));
+    if (number.on) need = Math.max(need, numberInProgress(window));
     if (pem) need = Math.max(need, pemNeed(window, pem));
     if (connection) need = Math.max(need, connectionStringNeed(window, connection));
     for (const keyword of prefixKeywords) need = Math.max(need, keywordPrefixAtEnd(window, keyword));
