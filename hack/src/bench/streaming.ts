@@ -8,11 +8,14 @@ import { request } from 'undici';
 /** Values the answer carries: the gateway's response scanning masks them all. */
 export const STREAM_SECRETS = ['anna.schmidt@example.com', '+7 916 123-45-67', '4111 1111 1111 1111'];
 
+/** Prose to fill the answer with (words ending in digits would read as possible numbers, which prose rarely has). */
+const FILLER = 'the quarterly report covers revenue churn and support volume across all regions and the team expects a fix soon'.split(' ');
+
 /** A `tokens`-word answer with a secret every `every` words. */
 export function streamedAnswer(tokens: number, every = 100): string {
   const words: string[] = [];
   for (let i = 0; i < tokens; i++) {
-    words.push(i > 0 && i % every === 0 ? STREAM_SECRETS[(i / every - 1) % STREAM_SECRETS.length]! : `token${i}`);
+    words.push(i > 0 && i % every === 0 ? STREAM_SECRETS[(i / every - 1) % STREAM_SECRETS.length]! : FILLER[i % FILLER.length]!);
   }
   return words.join(' ');
 }
