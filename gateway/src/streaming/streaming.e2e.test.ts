@@ -2,6 +2,7 @@
 // upstream still writes, PII is masked inside the deltas, a block ends the stream in the vendor's
 // terms with RESPONSE_BLOCKED recorded, a client going away stops the upstream, a stall times out.
 import t from 'tap';
+import OpenAI from 'openai';
 import { request } from 'undici';
 import { createEventRepository } from '@palisade/core';
 import { openOneDatabase } from '../testing/one-database.js';
@@ -154,5 +155,34 @@ t.test('incremental response scanning of streams', async (t) => {
     const stored = JSON.stringify((await events.list({ trace_id: traceId })).items);
     t.notMatch(stored, /john\.smith|916 123/, 'the event carries no value');
     t.notMatch(JSON.stringify(s.logs.slice(from)), /john\.smith|916 123|EMAIL_1\]":/, 'nor does the log');
+  });
+
+  t.test('the OpenAI SDK as a stream client: masked deltas, and a block raised as its APIError', async (t) => {
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const client = (path: string, reply: string) =>
+      new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': path, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '2' } });
+    const reply = `${words(20)} write to john.smith@example.org soon`;
+    let text = '';
+    for await (const chunk of await client(masked.provider.match_value, reply).chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], stream: true })) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+    }
+    t.equal(text, reply.replace('john.smith@example.org', 'j***@example.org'));
+
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } });
+    let streamed = '';
+    const error = await (async () => {
+      try {
+        for await (const chunk of await client(blocking.provider.match_value, reply).chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], stream: true })) {
+          streamed += chunk.choices[0]?.delta?.content ?? '';
+        }
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    t.ok(error instanceof OpenAI.APIError, 'the SDK raises the error event');
+    t.match((error as InstanceType<typeof OpenAI.APIError>).message, /blocked/i);
+    t.notMatch(streamed, /john/, 'the value never reached the SDK');
+    t.match(streamed, /^word0 word1/, 'the text before it did');
   });
 });
