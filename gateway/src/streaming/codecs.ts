@@ -13,16 +13,18 @@ export interface StreamCodec {
   readonly name: string;
   /** Upstream paths (target path suffixes) whose streams this codec reads. */
   readonly pathSuffixes: readonly string[];
+  /** The path itself asks for a stream (no `stream: true` in the body). */
+  readonly streamingPath?: boolean;
   /** Only frames whose value at `path` equals `equals` carry text. */
   readonly when?: { readonly path: JsonPath; readonly equals: string };
   /** An array of parallel answers (choices); absent = the frame is one item. */
   readonly items?: JsonPath;
   /** Within an item, its answer slot (choice index, content block index). */
   readonly slot: JsonPath;
-  /** Within an item, the parent object of the text and the text's key. */
+  /** Within an item, the parent objects of the text (`*` for every element) and the text's key. */
   readonly textParent: JsonPath;
   readonly textKey: string;
-  /** The raw data of the end marker, or its event name. */
+  /** The raw data of the end marker, or its event name; neither: the stream ends with its body. */
   readonly end: { readonly data?: string; readonly event?: string };
   /** The events that end a refused stream: the vendor's error event, then its end marker. */
   refusal(error: { message: string; code: string; type: string; traceId: string }): OutgoingEvent[];
@@ -56,6 +58,18 @@ export const STREAM_CODECS: readonly StreamCodec[] = [
       { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },
     ],
   },
+  {
+    name: 'gemini streamGenerateContent (alt=sse)',
+    pathSuffixes: [':streamGenerateContent'],
+    streamingPath: true,
+    items: ['candidates'],
+    slot: ['index'],
+    textParent: ['content', 'parts', '*'],
+    textKey: 'text',
+    end: {},
+    // The Gemini API's error body, as one stream frame; its stream has no end marker.
+    refusal: (e) => [{ data: JSON.stringify({ error: { code: 451, message: e.message, status: e.code, trace_id: e.traceId } }) }],
+  },
 ];
 
 /** The codec reading the streams of an upstream URL, or undefined (the buffered path). */
@@ -82,12 +96,13 @@ export function textPlaces(codec: StreamCodec, frame: unknown): TextPlace[] {
   const items = codec.items ? valuesAt(frame, codec.items).flatMap((v) => (Array.isArray(v) ? v : [])) : [frame];
   const places: TextPlace[] = [];
   items.forEach((item, position) => {
-    const parent = valuesAt(item, codec.textParent)[0];
-    if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) return;
-    const text = (parent as Record<string, unknown>)[codec.textKey];
-    if (typeof text !== 'string') return;
     const slot = valuesAt(item, codec.slot)[0];
-    places.push({ slot: typeof slot === 'number' || typeof slot === 'string' ? String(slot) : String(position), text, parent: parent as Record<string, unknown> });
+    for (const parent of valuesAt(item, codec.textParent)) {
+      if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
+      const text = (parent as Record<string, unknown>)[codec.textKey];
+      if (typeof text !== 'string') continue;
+      places.push({ slot: typeof slot === 'number' || typeof slot === 'string' ? String(slot) : String(position), text, parent: parent as Record<string, unknown> });
+    }
   });
   return places;
 }

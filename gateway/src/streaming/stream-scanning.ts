@@ -56,9 +56,8 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
   };
 
   return function plan(call: StreamCall): PlannedStream | null {
-    if (!wantsStream(call.json)) return null;
     const codec = codecForUrl(call.upstreamUrl);
-    if (!codec) return null;
+    if (!codec || !(codec.streamingPath || wantsStream(call.json))) return null;
     const settings = call.profile.response_scanning;
     const policies = settings.enabled ? profilePolicies(call.profile, call.snapshot, 'response') : [];
     if (bufferingReason(call.profile, policies) !== null) return null;

@@ -185,4 +185,25 @@ t.test('incremental response scanning of streams', async (t) => {
     t.notMatch(streamed, /john/, 'the value never reached the SDK');
     t.match(streamed, /^word0 word1/, 'the text before it did');
   });
+
+  t.test('Gemini streamGenerateContent (alt=sse, CRLF frames): masked inside the parts, a block as its error frame', async (t) => {
+    const gemini = { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:streamGenerateContent?alt=sse', mapping_preset: 'vendor_d_gemini' };
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] };
+    const geminiText = (sse: string) =>
+      parseSse(sse)
+        .filter((e) => e.data.includes('candidates'))
+        .map((e) => (JSON.parse(e.data) as { candidates: Array<{ content: { parts: Array<{ text: string }> } }> }).candidates[0]!.content.parts.map((p) => p.text).join(''))
+        .join('');
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, gemini);
+    const reply = `${words(20)} write to john.smith@example.org soon`;
+    const res = await masked.send(body, { 'x-mock-reply': reply });
+    t.equal(res.status, 200);
+    t.equal(geminiText(res.text), reply.replace('john.smith@example.org', 'j***@example.org'));
+
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } }, gemini);
+    const blocked = await blocking.send(body, { 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '2' });
+    t.match(JSON.parse(parseSse(blocked.text).at(-1)!.data), { error: { status: 'RESPONSE_BLOCKED' } });
+    t.notMatch(blocked.text, /john/);
+    t.match(geminiText(blocked.text), /^word0 word1/);
+  });
 });
