@@ -108,6 +108,33 @@ export function openAiRoutes(vendor: VendorId, prefix: string): LlmRoute[] {
   ];
 }
 
+/** The Responses API's prompt: `input` as a string, or the last user message of its item list. */
+export function responsesPrompt(ctx: RouteContext): string {
+  const input = ctx.body.input;
+  return typeof input === 'string' ? input : lastUserText(input);
+}
+
+/** POST /v1/responses (not streamed here): one message item with an output_text part. */
+const responsesRoute: VendorRoute = {
+  kind: 'llm',
+  vendor: 'vendor_a',
+  name: 'vendor_a.responses',
+  method: 'POST',
+  paths: ['/v1/responses'],
+  required: ['input'],
+  prompt: responsesPrompt,
+  reply: (text, ctx) => ({
+    id: `resp_${ctx.id}`,
+    object: 'response',
+    created_at: unixSeconds(ctx.now),
+    model: ctx.model,
+    status: 'completed',
+    output: [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+    usage: { input_tokens: estimateTokens(responsesPrompt(ctx)), output_tokens: estimateTokens(text), total_tokens: estimateTokens(responsesPrompt(ctx)) + estimateTokens(text) },
+  }),
+  error: openAiError,
+};
+
 /** GET /v1/models: the listing OpenAI-compatible clients and health checks call. */
 const modelList: VendorRoute = {
   kind: 'plain',
@@ -122,4 +149,4 @@ const modelList: VendorRoute = {
 };
 
 /** vendor_a at its own paths; vendor_h (vLLM) is the same format, also under /vendor_h. */
-export const vendorARoutes: VendorRoute[] = [...openAiRoutes('vendor_a', ''), ...openAiRoutes('vendor_h', '/vendor_h'), modelList];
+export const vendorARoutes: VendorRoute[] = [...openAiRoutes('vendor_a', ''), ...openAiRoutes('vendor_h', '/vendor_h'), responsesRoute, modelList];
