@@ -21,6 +21,8 @@ export interface StreamCodec {
   readonly items?: JsonPath;
   /** Within an item, its answer slot (choice index, content block index). */
   readonly slot: JsonPath;
+  /** A second part of the slot key (the content part of an output item). */
+  readonly slotPart?: JsonPath;
   /** Within an item, the parent objects of the text (`*` for every element) and the text's key. */
   readonly textParent: JsonPath;
   readonly textKey: string;
@@ -28,6 +30,59 @@ export interface StreamCodec {
   readonly end: { readonly data?: string; readonly event?: string };
   /** The events that end a refused stream: the vendor's error event, then its end marker. */
   refusal(error: { message: string; code: string; type: string; traceId: string }): OutgoingEvent[];
+  /**
+   * Places where a frame repeats a slot's whole text so far (the Responses API's `*.done` events and
+   * `response.completed`): they get the slot's text as sent to the client.
+   */
+  repeats?(frame: Record<string, unknown>): RepeatPlace[];
+}
+
+/** A whole-text repeat: `parent[key]` holds the slot's text. */
+export interface RepeatPlace {
+  slot: string;
+  parent: Record<string, unknown>;
+  key: string;
+}
+
+const objectOf = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+/** The output_text parts of a Responses API output item, as repeats of their slots. */
+function itemRepeats(item: unknown): RepeatPlace[] {
+  const o = objectOf(item);
+  if (!o || !Array.isArray(o.content)) return [];
+  const out: RepeatPlace[] = [];
+  o.content.forEach((part, index) => {
+    const p = objectOf(part);
+    if (p && typeof p.text === 'string') out.push({ slot: `${String(o.id)}:${index}`, parent: p, key: 'text' });
+  });
+  return out;
+}
+
+function responsesRepeats(frame: Record<string, unknown>): RepeatPlace[] {
+  const at = `${String(frame.item_id)}:${String(frame.content_index)}`;
+  switch (frame.type) {
+    case 'response.output_text.done':
+      return typeof frame.text === 'string' ? [{ slot: at, parent: frame, key: 'text' }] : [];
+    case 'response.content_part.added':
+    case 'response.content_part.done': {
+      const part = objectOf(frame.part);
+      return part && typeof part.text === 'string' ? [{ slot: at, parent: part, key: 'text' }] : [];
+    }
+    case 'response.output_item.added':
+    case 'response.output_item.done':
+      return itemRepeats(frame.item);
+    case 'response.created':
+    case 'response.in_progress':
+    case 'response.completed':
+    case 'response.incomplete':
+    case 'response.failed': {
+      const output = objectOf(frame.response)?.output;
+      return Array.isArray(output) ? output.flatMap(itemRepeats) : [];
+    }
+    default:
+      return [];
+  }
 }
 
 export const STREAM_CODECS: readonly StreamCodec[] = [
@@ -57,6 +112,19 @@ export const STREAM_CODECS: readonly StreamCodec[] = [
       { event: 'error', data: JSON.stringify({ type: 'error', error: { type: e.type, message: e.message, code: e.code, trace_id: e.traceId } }) },
       { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },
     ],
+  },
+  {
+    name: 'responses output_text.delta',
+    pathSuffixes: ['/responses'],
+    when: { path: ['type'], equals: 'response.output_text.delta' },
+    slot: ['item_id'],
+    slotPart: ['content_index'],
+    textParent: [],
+    textKey: 'delta',
+    end: { event: 'response.completed' },
+    // The OpenAI SDKs raise an APIError for an `error` event of a Responses stream.
+    refusal: (e) => [{ event: 'error', data: JSON.stringify({ type: 'error', code: e.code, message: e.message, param: null, trace_id: e.traceId }) }],
+    repeats: responsesRepeats,
   },
   {
     name: 'gemini streamGenerateContent (alt=sse)',
@@ -96,7 +164,9 @@ export function textPlaces(codec: StreamCodec, frame: unknown): TextPlace[] {
   const items = codec.items ? valuesAt(frame, codec.items).flatMap((v) => (Array.isArray(v) ? v : [])) : [frame];
   const places: TextPlace[] = [];
   items.forEach((item, position) => {
-    const slot = valuesAt(item, codec.slot)[0];
+    const slotValue = valuesAt(item, codec.slot)[0];
+    const partValue = codec.slotPart ? valuesAt(item, codec.slotPart)[0] : undefined;
+    const slot = codec.slotPart ? `${String(slotValue)}:${String(partValue)}` : slotValue;
     for (const parent of valuesAt(item, codec.textParent)) {
       if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
       const text = (parent as Record<string, unknown>)[codec.textKey];

@@ -278,3 +278,45 @@ t.test('pseudonymised values: placeholders in any case, split anywhere, restored
   );
   t.pass('the reassembled stream equals the answer with its placeholders restored');
 });
+
+t.test('Responses API: a repeat of text the deltas never carried refuses the stream; matching repeats get the masked text', async (t) => {
+  const responses = STREAM_CODECS.find((c) => c.name.startsWith('responses'))!;
+  const frames = (deltas: string[], doneText: string) =>
+    [
+      ...deltas.map((delta) => ({ type: 'response.output_text.delta', item_id: 'm1', output_index: 0, content_index: 0, delta })),
+      { type: 'response.output_text.done', item_id: 'm1', output_index: 0, content_index: 0, text: doneText },
+      { type: 'response.completed', response: { output: [{ type: 'message', id: 'm1', content: [{ type: 'output_text', text: doneText }] }] } },
+    ]
+      .map((f) => `event: ${f.type}\ndata: ${JSON.stringify(f)}\n\n`)
+      .join('');
+  const runResponses = async (body: string) => {
+    let out = '';
+    let refused = false;
+    const guard = new StreamGuard({
+      codec: responses,
+      check: maskCheck,
+      holdback: maskHoldback,
+      context: WINDOW_CONTEXT_CHARS,
+      tailNeed: maskNeed,
+      write: (x) => (out += x),
+      end: () => {},
+      onRefuse: () => {
+        refused = true;
+        return { message: 'blocked', code: 'RESPONSE_BLOCKED', type: 'content_policy_violation', traceId: 't' };
+      },
+    });
+    for (const chunk of cut(new TextEncoder().encode(body), [40, 90, 200])) {
+      guard.push(chunk);
+      await guard.drained();
+    }
+    await guard.finish();
+    return { out, refused };
+  };
+  const hidden = await runResponses(frames(['hello ', 'there'], 'hello there, mail john.smith@example.org'));
+  t.ok(hidden.refused, 'refused');
+  t.notMatch(hidden.out, /john/);
+  const fine = await runResponses(frames(['mail ', 'john.smith@example.org', ' ok'], 'mail john.smith@example.org ok'));
+  t.notOk(fine.refused);
+  t.notMatch(fine.out, /john/);
+  t.equal((fine.out.match(/j\*\*\*@example\.org/g) ?? []).length, 3, 'the delta, the done event and response.completed');
+});

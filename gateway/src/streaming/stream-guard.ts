@@ -5,7 +5,7 @@
 // stream with the vendor's error event and end marker; none of the violating text has left.
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { extractDelta } from '../upstream/sse.js';
-import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type StreamCodec, type TextPlace } from './codecs.js';
+import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type RepeatPlace, type StreamCodec, type TextPlace } from './codecs.js';
 import { HoldbackText, type MaskSpan } from './holdback.js';
 import type { TailNeed } from './holdback-size.js';
 import type { WindowCheck, WindowVerdict } from './window-check.js';
@@ -41,12 +41,15 @@ interface QueuedEvent {
   message: EventSourceMessage;
   frame: Record<string, unknown> | undefined;
   places: Array<TextPlace & { start: number; end: number }>;
+  repeats: RepeatPlace[];
 }
 
 interface Slot {
   text: HoldbackText;
   /** The whole answer of the slot, for the end-of-stream events. */
   whole: string[];
+  /** What the client got of the slot so far (for frames repeating the whole text). */
+  sent: string;
   checkedTo: number;
 }
 
@@ -106,18 +109,25 @@ export class StreamGuard {
 
   private onEvent(message: EventSourceMessage): void {
     const codec = this.options.codec;
+    const frame = parseFrame(message.data);
+    const repeats = frame && codec.repeats ? codec.repeats(frame) : [];
+    for (const repeat of repeats) {
+      // A repeat must be the text the deltas carried: text that only a repeat carries is never scanned.
+      const slot = this.slots.get(repeat.slot);
+      const original = repeat.parent[repeat.key];
+      if (original !== (slot ? slot.whole.join('') : '')) this.unscannable ??= 'a stream frame repeats text its deltas did not carry';
+    }
     if (isStreamEnd(codec, message)) {
-      this.queue.push({ message, frame: undefined, places: [] });
+      this.queue.push({ message, frame, places: [], repeats });
       this.ended = true;
       return;
     }
-    const frame = parseFrame(message.data);
     const places = frame ? textPlaces(codec, frame) : [];
     if (places.length === 0 && frame && (extractDelta(frame, 'sse')?.some(([, text]) => text !== '') ?? false)) {
       // Text in a frame shape this codec does not read would pass uninspected: refused instead.
       this.unscannable ??= 'a stream frame carries text in a shape the scanner does not read';
     }
-    const queued: QueuedEvent = { message, frame, places: [] };
+    const queued: QueuedEvent = { message, frame, places: [], repeats };
     for (const place of places) {
       const slot = this.slot(place.slot);
       const start = slot.text.length;
@@ -131,7 +141,7 @@ export class StreamGuard {
   private slot(key: string): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], checkedTo: -1 };
+      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', checkedTo: -1 };
       this.slots.set(key, slot);
     }
     return slot;
@@ -192,9 +202,18 @@ export class StreamGuard {
   private render(queued: QueuedEvent): OutgoingEvent {
     let changed = false;
     for (const place of queued.places) {
-      const text = this.slots.get(place.slot)!.text.render(place.start, place.end);
+      const slot = this.slots.get(place.slot)!;
+      const text = slot.text.render(place.start, place.end);
+      if (this.options.codec.repeats) slot.sent += text;
       if (text !== place.text) {
         place.parent[this.options.codec.textKey] = text;
+        changed = true;
+      }
+    }
+    for (const repeat of queued.repeats) {
+      const sent = this.slots.get(repeat.slot)?.sent ?? '';
+      if (repeat.parent[repeat.key] !== sent) {
+        repeat.parent[repeat.key] = sent;
         changed = true;
       }
     }

@@ -206,4 +206,29 @@ t.test('incremental response scanning of streams', async (t) => {
     t.notMatch(blocked.text, /john/);
     t.match(geminiText(blocked.text), /^word0 word1/);
   });
+
+  t.test('Responses API: masked in the deltas and in every event repeating the text; the OpenAI SDK reads it', async (t) => {
+    const responses = { provider_type: 'vendor_a', target_path: '/v1/responses', mapping_preset: 'vendor_a_responses' };
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, responses);
+    const reply = `${words(20)} write to john.smith@example.org soon`;
+    const expected = reply.replace('john.smith@example.org', 'j***@example.org');
+    const res = await masked.send({ model: 'gpt-x', input: 'hello there', stream: true }, { 'x-mock-reply': reply });
+    t.equal(res.status, 200);
+    t.notMatch(res.text, /john/, 'not in a delta, not in a done event, not in response.completed');
+    const events = parseSse(res.text).map((e) => JSON.parse(e.data) as Record<string, any>);
+    t.equal(events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join(''), expected);
+    t.equal(events.find((e) => e.type === 'response.output_text.done')!.text, expected);
+    t.equal(events.at(-1)!.type, 'response.completed');
+    t.equal(events.at(-1)!.response.output[0].content[0].text, expected);
+
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': masked.provider.match_value, 'x-mock-reply': reply } });
+    let sdkText = '';
+    let completed = '';
+    for await (const event of await client.responses.create({ model: 'gpt-x', input: 'hello there', stream: true })) {
+      if (event.type === 'response.output_text.delta') sdkText += event.delta;
+      if (event.type === 'response.completed') completed = (event.response.output[0] as { content: Array<{ text: string }> }).content[0]!.text;
+    }
+    t.equal(sdkText, expected, 'the SDK reassembles the masked text');
+    t.equal(completed, expected, 'and its final response carries it too');
+  });
 });

@@ -114,7 +114,44 @@ export function responsesPrompt(ctx: RouteContext): string {
   return typeof input === 'string' ? input : lastUserText(input);
 }
 
-/** POST /v1/responses (not streamed here): one message item with an output_text part. */
+/** The Responses API's event stream: the text as output_text deltas, then the done events and response.completed repeating it whole. */
+const responsesStream: StreamSpec = {
+  when: (ctx) => ctx.body.stream === true,
+  render(text, ctx) {
+    const itemId = `msg_${ctx.id}`;
+    const whole = responsesObject(text, ctx);
+    const part = (t: string) => ({ type: 'output_text', text: t, annotations: [] });
+    const item = (content: unknown[], status: string) => ({ type: 'message', id: itemId, status, role: 'assistant', content });
+    const at = { item_id: itemId, output_index: 0, content_index: 0 };
+    let sequence = 0;
+    const event = (type: string, body: object) => sseEvent({ type, sequence_number: sequence++, ...body }, type);
+    const frames = [
+      event('response.created', { response: { ...whole, status: 'in_progress', output: [] } }),
+      event('response.output_item.added', { output_index: 0, item: item([], 'in_progress') }),
+      event('response.content_part.added', { ...at, part: part('') }),
+      ...chunkText(text).map((delta) => event('response.output_text.delta', { ...at, delta })),
+      event('response.output_text.done', { ...at, text }),
+      event('response.content_part.done', { ...at, part: part(text) }),
+      event('response.output_item.done', { output_index: 0, item: item([part(text)], 'completed') }),
+      event('response.completed', { response: whole }),
+    ];
+    return { contentType: SSE_CONTENT_TYPE, frames };
+  },
+};
+
+function responsesObject(text: string, ctx: RouteContext): Record<string, unknown> {
+  return {
+    id: `resp_${ctx.id}`,
+    object: 'response',
+    created_at: unixSeconds(ctx.now),
+    model: ctx.model,
+    status: 'completed',
+    output: [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+    usage: { input_tokens: estimateTokens(responsesPrompt(ctx)), output_tokens: estimateTokens(text), total_tokens: estimateTokens(responsesPrompt(ctx)) + estimateTokens(text) },
+  };
+}
+
+/** POST /v1/responses: one message item with an output_text part (streamed as the API's events). */
 const responsesRoute: VendorRoute = {
   kind: 'llm',
   vendor: 'vendor_a',
@@ -123,15 +160,8 @@ const responsesRoute: VendorRoute = {
   paths: ['/v1/responses'],
   required: ['input'],
   prompt: responsesPrompt,
-  reply: (text, ctx) => ({
-    id: `resp_${ctx.id}`,
-    object: 'response',
-    created_at: unixSeconds(ctx.now),
-    model: ctx.model,
-    status: 'completed',
-    output: [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
-    usage: { input_tokens: estimateTokens(responsesPrompt(ctx)), output_tokens: estimateTokens(text), total_tokens: estimateTokens(responsesPrompt(ctx)) + estimateTokens(text) },
-  }),
+  reply: responsesObject,
+  stream: responsesStream,
   error: openAiError,
 };
 
