@@ -175,7 +175,7 @@ function leakInProgress(window: string, prompt: readonly string[]): number {
 const LEAK_TAIL_CHARS = 512;
 
 /** Largest summed squared keyword length for which keywords are checked by prefix. */
-const KEYWORD_PREFIX_BUDGET = 1_000_000;
+const KEYWORD_PREFIX_BUDGET = 250_000;
 
 /** Loosely equal under case folding (over-matching only holds a little more text). */
 function foldEqual(a: string, b: string): boolean {
