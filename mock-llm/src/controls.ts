@@ -10,6 +10,7 @@ export const CONTROL_HEADERS = {
   status: 'x-mock-status',
   close: 'x-mock-close',
   hang: 'x-mock-hang',
+  stallAfterFrames: 'x-mock-stall-after-frames',
 } as const;
 
 export interface Controls {
@@ -23,6 +24,8 @@ export interface Controls {
   status: number | undefined;
   close: boolean;
   hang: boolean;
+  /** A stream stops after this many frames and keeps the connection open. */
+  stallAfterFrames: number | undefined;
 }
 
 /** A control value the mock cannot use; answered 400 so a broken test is obvious. */
@@ -53,6 +56,7 @@ export function readControls(headers: IncomingHttpHeaders, query: Record<string,
     status: readInt(CONTROL_HEADERS.status, status, 100, 599),
     close: isTrue(get(CONTROL_HEADERS.close)),
     hang: isTrue(get(CONTROL_HEADERS.hang)),
+    stallAfterFrames: readInt(CONTROL_HEADERS.stallAfterFrames, get(CONTROL_HEADERS.stallAfterFrames), 0, 1_000_000),
   };
 }
 

@@ -7,7 +7,7 @@ import { ControlError, readControls, sleep, type Controls } from './controls.js'
 import type { OAuthStore } from './oauth.js';
 import { frameStream } from './sse.js';
 import { asObject } from './text.js';
-import type { HttpAnswer, LlmRoute, RouteContext, VendorRoute } from './types.js';
+import type { HttpAnswer, LlmRoute, RecordedRequest, RouteContext, VendorRoute } from './types.js';
 
 export interface HandlerDeps {
   now: () => number;
@@ -17,7 +17,7 @@ export interface HandlerDeps {
   vendorCApiKey: string | undefined;
   /** Aborted by close(): ends delays, hangs and streams. */
   shutdown: AbortSignal;
-  record(request: FastifyRequest, route: string | undefined): void;
+  record(request: FastifyRequest, route: string | undefined): RecordedRequest | undefined;
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | void>;
@@ -28,7 +28,7 @@ export function makeHandler(candidates: VendorRoute[], deps: HandlerDeps): Handl
     const params = { ...(request.params as Record<string, string>) };
     if (params.modelAction !== undefined) splitModelAction(params);
     const route = candidates.find((r) => r.action === undefined || r.action === params.action);
-    deps.record(request, route?.name);
+    const recorded = deps.record(request, route?.name);
     const fallback = candidates[0] as VendorRoute;
     if (!route) return send(reply, { status: 404, body: fallback.error(404, `unknown action '${params.action ?? ''}'`) });
 
@@ -52,7 +52,12 @@ export function makeHandler(candidates: VendorRoute[], deps: HandlerDeps): Handl
     // A forced 1xx-3xx status dresses a normal answer; it never turns a rejection into a success.
     if (forced !== undefined && (answer.status ?? 200) < 400) answer.status = forced;
     if (answer.body instanceof StreamFrames) {
-      const stream = frameStream(answer.body.frames, controls.chunkDelayMs, deps.shutdown);
+      const stream = frameStream(answer.body.frames, controls.chunkDelayMs, deps.shutdown, {
+        stallAfterFrames: controls.stallAfterFrames,
+        onEnd: (outcome) => {
+          if (recorded) recorded.stream = outcome;
+        },
+      });
       return send(reply, { ...answer, body: stream });
     }
     return send(reply, answer);

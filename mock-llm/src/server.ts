@@ -38,10 +38,10 @@ export function createMockLlm(options: MockLlmOptions = {}): MockLlm {
   });
 
   const limit = options.recordLimit ?? 100_000;
-  const record = (request: FastifyRequest, route: string | undefined): void => {
-    if (limit <= 0) return;
+  const record = (request: FastifyRequest, route: string | undefined): RecordedRequest | undefined => {
+    if (limit <= 0) return undefined;
     const rawBody = rawBodies.get(request) ?? '';
-    requests.push({
+    const recorded: RecordedRequest = {
       method: request.method,
       path: request.url,
       headers: { ...request.headers },
@@ -49,10 +49,12 @@ export function createMockLlm(options: MockLlmOptions = {}): MockLlm {
       rawBody,
       route,
       receivedAt: now(),
-    });
+    };
+    requests.push(recorded);
     // Trim in batches (10% over the limit) so a long benchmark neither grows without bound nor
     // pays an array shift on every request.
     if (requests.length > limit + Math.ceil(limit / 10)) requests.splice(0, requests.length - limit);
+    return recorded;
   };
 
   const deps = { now, echo: options.echo ?? ((p: string) => `Echo: ${p}`), oauth, state, vendorCApiKey: options.vendorCApiKey, shutdown: shutdown.signal, record };

@@ -17,13 +17,41 @@ export function ndjsonLine(data: unknown): string {
   return `${JSON.stringify(data)}\n`;
 }
 
-/** A Readable that yields the frames, pausing chunkDelayMs between them; stops on abort. */
-export function frameStream(frames: string[], chunkDelayMs: number, signal: AbortSignal): Readable {
+/** How a written stream ended: every frame sent, or the client went away first. */
+export interface StreamOutcome {
+  framesSent: number;
+  frames: number;
+  ended: 'complete' | 'closed';
+}
+
+/**
+ * A Readable that yields the frames, pausing chunkDelayMs between them; stops on abort. With
+ * stallAfterFrames it stops writing after that many frames and keeps the connection open (an
+ * upstream that hangs mid-stream). `onEnd` learns how the stream ended.
+ */
+export function frameStream(
+  frames: string[],
+  chunkDelayMs: number,
+  signal: AbortSignal,
+  options: { stallAfterFrames?: number | undefined; onEnd?: (outcome: StreamOutcome) => void } = {},
+): Readable {
+  let sent = 0;
   async function* generate(): AsyncGenerator<string> {
-    for (let i = 0; i < frames.length; i += 1) {
-      if (signal.aborted) return;
-      if (i > 0) await sleep(chunkDelayMs, signal);
-      yield frames[i] as string;
+    let complete = false;
+    try {
+      for (let i = 0; i < frames.length; i += 1) {
+        if (signal.aborted) return;
+        if (options.stallAfterFrames !== undefined && i >= options.stallAfterFrames) {
+          await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+          return;
+        }
+        if (i > 0) await sleep(chunkDelayMs, signal);
+        yield frames[i] as string;
+        sent += 1;
+      }
+      complete = true;
+    } finally {
+      options.onEnd?.({ framesSent: sent, frames: frames.length, ended: complete ? 'complete' : 'closed' });
     }
   }
   return Readable.from(generate(), { objectMode: false });

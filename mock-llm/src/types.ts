@@ -2,6 +2,7 @@
 // server (server.ts) turns those descriptions into fastify routes and applies the controls.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OAuthOptions, OAuthStore } from './oauth.js';
+import type { StreamOutcome } from './sse.js';
 
 /** Vendor tokens of the spec plus the mock's own routes (health, static images). */
 export type VendorId =
@@ -37,6 +38,8 @@ export interface RecordedRequest {
   /** Name of the vendor route that matched (e.g. 'vendor_a.chat'); undefined for 404s. */
   route: string | undefined;
   receivedAt: number;
+  /** A streamed answer: frames written and whether the client stayed to the end. */
+  stream?: StreamOutcome;
 }
 
 /** What a vendor route gets to read the request and build its answer. */

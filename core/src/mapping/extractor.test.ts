@@ -82,6 +82,24 @@ const CASES: Record<MappingPresetName, Case> = {
     model: 'gpt-3.5-turbo-instruct',
     answer: 'This is a test.',
   },
+  vendor_a_responses: {
+    request: {
+      model: 'gpt-4.1',
+      instructions: 'Be brief.',
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: 'Look up the order' }, { type: 'input_image', image_url: 'https://x/y.png' }] },
+        { type: 'function_call', call_id: 'c1', name: 'lookup', arguments: '{"id":7}' },
+        { type: 'function_call_output', call_id: 'c1', output: 'order 7 shipped' },
+        { role: 'user', content: 'thanks' },
+      ],
+    },
+    response: { id: 'resp_1', object: 'response', output: [{ type: 'reasoning', summary: [] }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'It shipped.' }] }] },
+    prompt: 'Look up the order\norder 7 shipped\nthanks',
+    system: 'Be brief.',
+    user: ['Look up the order', 'thanks'],
+    model: 'gpt-4.1',
+    answer: 'It shipped.',
+  },
   vendor_b_messages: {
     request: {
       model: 'claude-sonnet-4',

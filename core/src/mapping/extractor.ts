@@ -219,6 +219,9 @@ function collectText(value: unknown, pointer: JsonPointer, out: TextPart[], dept
     collectText(o.text, [...pointer, 'text'], out, depth + 1);
   } else if ('content' in o) {
     collectText(o.content, [...pointer, 'content'], out, depth + 1);
+  } else if (type === 'function_call_output' && 'output' in o) {
+    // A tool's result sent back in a Responses API input: text the model will read.
+    collectText(o.output, [...pointer, 'output'], out, depth + 1);
   } else if (Array.isArray(o.parts)) {
     collectText(o.parts, [...pointer, 'parts'], out, depth + 1);
   }

@@ -46,6 +46,7 @@ export const MAPPING_PRESET_NAMES = [
   'vendor_i_chat',
   'vendor_j_gpt',
   'vendor_a_completions',
+  'vendor_a_responses',
   'vendor_b_completions',
   'vendor_d_palm',
   'vendor_e_generate',
@@ -95,6 +96,16 @@ export const MAPPING_PRESETS: Readonly<Record<MappingPresetName, Readonly<FieldM
     response_path: '$.result.alternatives[0].message.text',
   },
   vendor_a_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.choices[0].text' },
+  // The Responses API: `input` is a string or a list of items (messages whose content is a string or
+  // input_text parts, function_call_output items), `instructions` the system prompt; the answer's text
+  // is in every content part of the `output` items (all taken, so no part hides text from scanning).
+  vendor_a_responses: {
+    prompt_path: '$.input',
+    system_prompt_path: '$.instructions',
+    user_messages_path: "$.input[?(@.role=='user')]",
+    model_path: '$.model',
+    response_path: '$.output[*].content[*].text',
+  },
   vendor_b_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.completion' },
   vendor_d_palm: { prompt_path: '$.prompt.text', model_path: '$.model', response_path: '$.candidates[0].output' },
   vendor_e_generate: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.generations[0].text' },

@@ -33,8 +33,12 @@ export function normalisePiiTypes(value: unknown): unknown {
   });
 }
 
-/** Request PII handling: mask = placeholders like [EMAIL]; redact = remove the text; block = refuse. */
-export const PII_MODES = ['mask', 'block', 'redact'] as const;
+/**
+ * Request PII handling: mask = placeholders like [EMAIL]; redact = remove the text; block = refuse;
+ * pseudonymize = a numbered placeholder per distinct value ([EMAIL_1]) that the answer gets back as
+ * the original value (the mapping lives in the request's memory only).
+ */
+export const PII_MODES = ['mask', 'block', 'redact', 'pseudonymize'] as const;
 export const PiiMode = z.enum(PII_MODES);
 export type PiiMode = z.infer<typeof PiiMode>;
 

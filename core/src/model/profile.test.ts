@@ -33,6 +33,8 @@ t.test('a minimal profile is the DECISIONS.md record with every default', async 
       content_safety_enabled: false,
       response_blocked_categories: [],
       action_on_content_violation: 'block',
+      streaming: 'incremental',
+      stream_holdback_chars: null,
     },
     content_policy_ids: [],
     detector_timeout_ms: 2000,

@@ -65,6 +65,10 @@ export const ContentSafetySettings = z.object({
 });
 export type ContentSafetySettings = z.infer<typeof ContentSafetySettings>;
 
+export const RESPONSE_STREAMING_MODES = ['incremental', 'buffer'] as const;
+export const ResponseStreaming = z.enum(RESPONSE_STREAMING_MODES);
+export type ResponseStreaming = z.infer<typeof ResponseStreaming>;
+
 export const ResponseScanningSettings = z.object({
   /** Master switch: content safety and output PII skip responses when off. */
   enabled: z.boolean().default(true),
@@ -73,6 +77,14 @@ export const ResponseScanningSettings = z.object({
   content_safety_enabled: z.boolean().default(false),
   response_blocked_categories: z.array(ContentSafetyCategory).default([]),
   action_on_content_violation: ContentViolationAction.default('block'),
+  /**
+   * `incremental`: a streamed answer (`stream: true`) reaches the client as it is generated, scanned
+   * through a hold-back window; `buffer`: read whole, scanned, sent as one body (the spec's behaviour).
+   * Content safety on responses needs the whole answer and forces `buffer`.
+   */
+  streaming: ResponseStreaming.default('incremental'),
+  /** Characters held back at the stream's tail; null = sized from the profile's detectors. */
+  stream_holdback_chars: z.number().int().min(16).max(65_536).nullable().default(null),
 });
 export type ResponseScanningSettings = z.infer<typeof ResponseScanningSettings>;
 

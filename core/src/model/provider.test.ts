@@ -131,7 +131,7 @@ t.test('match_value must fit match_type', async (t) => {
 
 t.test('mapping: a preset, a custom mapping, or both', async (t) => {
   for (const name of MAPPING_PRESET_NAMES) t.same(issuePaths(ProviderCreate, withField({ mapping_preset: name })), [], name);
-  t.equal(MAPPING_PRESET_NAMES.length, 20);
+  t.equal(MAPPING_PRESET_NAMES.length, 21);
 
   const unknown = issuesOf(ProviderCreate, withField({ mapping_preset: 'vendor_x_chat' }));
   t.same(unknown.map((i) => i.path), [['mapping_preset']]);

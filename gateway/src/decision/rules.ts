@@ -81,7 +81,7 @@ export function applyPii(f: Findings, mode: NonNullable<ReturnType<typeof piiMod
   const reason = `${request ? 'PII' : 'output PII'} found (${typeList(acted)}); ${request ? 'pii mode' : 'response pii_mode'} ${mode}`;
   f.reasons.push(reason);
   if (mode === 'block') raise(f, BLOCK, true);
-  if (mode === 'mask' || mode === 'redact') {
+  if (mode === 'mask' || mode === 'redact' || mode === 'pseudonymize') {
     raise(f, SANITIZE, true);
     f.sanitizeMode = mode;
   }

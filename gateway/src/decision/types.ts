@@ -132,7 +132,7 @@ export const DecisionBlock = z.object({
 });
 export type DecisionBlock = z.infer<typeof DecisionBlock>;
 
-export const SANITIZE_MODES = ['mask', 'redact'] as const;
+export const SANITIZE_MODES = ['mask', 'redact', 'pseudonymize'] as const;
 export const SanitizeMode = z.enum(SANITIZE_MODES);
 export type SanitizeMode = z.infer<typeof SanitizeMode>;
 

@@ -13,6 +13,7 @@ import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard } from './guard-text.js';
 import { checkDetectorLimits, checkPromptSize, isSizeRefusal } from './inspection-limits.js';
 import { profilePolicies } from './profile-policies.js';
+import { Pseudonyms, replaceSpans, type Replacement } from './pseudonyms.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
 import { formatInspectionHeader, INSPECTION_HEADER, inspectionChecks } from './proof-of-inspection.js';
@@ -27,6 +28,8 @@ export interface RequestInspection {
   processingMs: number;
   /** X-Service-Inspection, when the profile's event_logging.inspection_header asks for it. */
   inspectionHeader?: string;
+  /** PII mode pseudonymize: the placeholders sent upstream and their values, restored in the answer. */
+  pseudonyms?: Pseudonyms;
 }
 
 export interface InspectRequest {
@@ -52,6 +55,26 @@ const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped'
  * Entities found in the normalized text → spans of each original part. A span that crosses the
  * separator between two parts is cut at the part boundaries, so no piece of the value goes upstream.
  */
+/** The part's values replaced by their numbered placeholders (spans sorted, overlaps dropped as applyPiiAction does). */
+function pseudonymize(text: string, spans: readonly PiiSpan[], pseudonyms: Pseudonyms): string {
+  const kept: Replacement[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start || b.end - a.end)) {
+    if (span.trusted || span.end <= span.start || (kept.length > 0 && span.start < kept[kept.length - 1]!.end)) continue;
+    kept.push({ start: span.start, end: span.end, replacement: pseudonyms.placeholderFor(span.type, text.slice(span.start, span.end)) });
+  }
+  return replaceSpans(text, kept);
+}
+
+function maskValues(text: string, entities: readonly DecisionPiiEntity[]): string {
+  let out = text;
+  for (const e of entities) if (e.value) out = out.split(e.value).join(e.masked);
+  return out;
+}
+
+function maskedEventValues<E extends { pii_entities?: readonly DecisionPiiEntity[] | undefined }>(event: E): E {
+  return event.pii_entities ? { ...event, pii_entities: event.pii_entities.map((e) => ({ ...e, value: e.masked })) } : event;
+}
+
 function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normalized, joined: JoinedParts, parts: readonly TextPart[]): Map<number, PiiSpan[]> {
   const byPart = new Map<number, PiiSpan[]>();
   for (const entity of entities) {
@@ -188,13 +211,15 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     }
 
     let body = request.raw;
+    let pseudonyms: Pseudonyms | undefined;
     if (result.effective === 'SANITIZE' && result.sanitize && result.sanitize.entities.length > 0) {
       // Mask mode writes the spec's mask table values (i***@example.com); redact removes the value.
       const mode = result.sanitize.mode === 'redact' ? 'redact' : 'partial';
+      if (result.sanitize.mode === 'pseudonymize') pseudonyms = new Pseudonyms();
       const replacements: TextPart[] = [];
       for (const [index, spans] of spansByPart(result.sanitize.entities, normalized, joined, parts)) {
         const part = parts[index]!;
-        replacements.push({ pointer: part.pointer, text: applyPiiAction(part.text, spans, mode) });
+        replacements.push({ pointer: part.pointer, text: pseudonyms ? pseudonymize(part.text, spans, pseudonyms) : applyPiiAction(part.text, spans, mode) });
       }
       body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
     }
@@ -206,7 +231,9 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
-      const drafts = result.events;
+      // Pseudonymised values stay in the request's memory: its events carry the masked forms only.
+      const drafts = pseudonyms ? result.events.map(maskedEventValues) : result.events;
+      if (pseudonyms && context.user_prompt) context.user_prompt = maskValues(context.user_prompt, result.pii_entities);
       // The records (and their proof of inspection) are built and validated off the request path: the
       // request pays for a closure.
       options.events.emitLater(
@@ -225,7 +252,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
         },
       });
     }
-    return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}) };
+    return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}), ...(pseudonyms ? { pseudonyms } : {}) };
   };
 }
 export type RequestInspector = ReturnType<typeof createRequestInspector>;

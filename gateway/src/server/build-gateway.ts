@@ -6,6 +6,7 @@ import type { GatewaySnapshot } from '../config/snapshot.js';
 import type { EventEmitter } from '../events/index.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
+import type { StreamScanning } from '../streaming/index.js';
 import type { UpstreamClient } from '../upstream/index.js';
 import type { UsageRecorder } from '../usage/index.js';
 import { createApiKeyAuth } from './api-keys.js';
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   inspector?: RequestInspector;
   /** Response scanning of those calls. */
   scanner?: ResponseScanner;
+  /** Incremental scanning of streamed answers of those calls. */
+  streams?: StreamScanning;
   /** Where the operational events of failed calls go (PROVIDER_ERROR, RATE_LIMIT, …). */
   events?: Pick<EventEmitter, 'emitLater'>;
   /** Usage accounting of every call (per-minute rollups flushed through the event stream). */
@@ -88,6 +91,7 @@ export function buildGateway(deps: GatewayDeps): Service {
     fallbackEnabled: config.GATEWAY_FALLBACK_ENABLED,
     inspector: deps.inspector,
     scanner: deps.scanner,
+    streams: deps.streams,
     events: deps.events,
     usage: deps.usage,
     tracer: activeTracer('gateway'),

@@ -9,6 +9,7 @@ import { registerEventMetrics } from '../events/metrics.js';
 import { openEventSpill } from '../events/spill/spill.js';
 import { createInspectionTimings } from '../pipeline/inspection-timings.js';
 import { createRequestInspector, createResponseScanner, type InspectionDetectors } from '../pipeline/index.js';
+import { createStreamScanning } from '../streaming/index.js';
 import { createUpstreamClient } from '../upstream/index.js';
 import { createTurnSlicer } from '../scheduling/turn-slicer.js';
 import { createUsageRecorder } from '../usage/index.js';
@@ -82,7 +83,13 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     usage,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => usage.stop().catch(() => {}), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
-    ...(deps.detectors ? { inspector: createRequestInspector(deps.detectors, { events, timings, slicer, tracer }), scanner: createResponseScanner(deps.detectors, { events, timings, slicer, tracer }) } : {}),
+    ...(deps.detectors
+      ? {
+          inspector: createRequestInspector(deps.detectors, { events, timings, slicer, tracer }),
+          scanner: createResponseScanner(deps.detectors, { events, timings, slicer, tracer }),
+          streams: createStreamScanning(deps.detectors, { events }),
+        }
+      : {}),
   });
   timings.register(service.metrics.registry);
   registerEventMetrics(service.metrics.registry, () => events.stats);

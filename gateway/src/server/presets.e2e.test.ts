@@ -58,6 +58,12 @@ function cases(mockUrl: string): Record<MappingPresetName, PresetCase> {
       response: 'Echo: chat j',
     },
     vendor_a_completions: { path: '/v1/completions', body: { model: 'davinci', prompt: 'legacy a' }, prompt: 'legacy a', response: 'Echo: legacy a' },
+    vendor_a_responses: {
+      path: '/v1/responses',
+      body: { model: 'gpt-4.1', instructions: 'sys', input: [{ role: 'user', content: [{ type: 'input_text', text: 'responses a' }] }] },
+      prompt: 'responses a',
+      response: 'Echo: responses a',
+    },
     vendor_b_completions: {
       path: '/v1/complete',
       body: { model: 'claude-2', prompt: '\n\nHuman: legacy b\n\nAssistant:', max_tokens_to_sample: 10 },

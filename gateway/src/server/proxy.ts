@@ -8,8 +8,10 @@ import type { GatewaySnapshot } from '../config/snapshot.js';
 import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import { extractForInspection } from '../pipeline/inspected-text.js';
 import { decisionHeader, type InspectRequest, type RequestInspector } from '../pipeline/request-inspector.js';
+import { restoreAnswer, type Pseudonyms } from '../pipeline/pseudonyms.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import { INSPECTION_HEADER } from '../pipeline/proof-of-inspection.js';
+import type { StreamScanning } from '../streaming/index.js';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import { requestModelOf, tokenUsageOf, type UsageRecorder } from '../usage/index.js';
 import type { ApiKeyAuth } from './api-keys.js';
@@ -45,6 +47,8 @@ export interface ProxyDeps {
   inspector?: RequestInspector | undefined;
   /** Scans the answers of those calls (when the profile's response_scanning is on). */
   scanner?: ResponseScanner | undefined;
+  /** Streams the answers of `stream: true` calls of those providers as they arrive, scanned on the fly. */
+  streams?: StreamScanning | undefined;
   /** Where PROVIDER_ERROR, RATE_LIMIT, SERVICE_UNAVAILABLE and REQUEST_ERROR go. */
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
   /** Usage accounting: learns each routed call and its answer's token usage. */
@@ -236,6 +240,8 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
     let systemPrompt = '';
     // Set for profiled calls only: the unprofiled hot path builds no event context.
     let eventContext: InspectRequest['context'] | undefined;
+    // Pseudonymised values of the request, restored in its answer (request memory only).
+    let pseudonyms: Pseudonyms | undefined;
     if (route.profile) {
       // The detectors read the mapped text; without a profile nothing is inspected, so nothing is
       // extracted (spec: "without a profile, requests pass uninspected").
@@ -256,6 +262,7 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       if (deps.inspector) {
         const inspection = await deps.inspector({ profile: route.profile, snapshot, json, raw: raw!, extraction, traceId, tenantId, context: eventContext, traceContext: request.traceContext });
         body = inspection.body;
+        pseudonyms = inspection.pseudonyms;
         reply
           .header(GATEWAY_HEADERS.decision, decisionHeader(inspection.result.effective))
           .header(GATEWAY_HEADERS.processingMs, String(inspection.processingMs));
@@ -263,6 +270,9 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       }
     }
 
+    const stream = route.profile && eventContext && deps.scanner && deps.streams
+      ? deps.streams({ profile: route.profile, snapshot, upstreamUrl: route.upstreamUrl, json, systemPrompt, traceId, tenantId, context: eventContext, reply, pseudonyms })
+      : null;
     // The provider settings are those of the snapshot taken when the request arrived: an edit made
     // while this call runs applies to the next one (spec, provider mutability).
     const answer = await upstreamSpan(deps.tracer, request.traceContext, provider, json, () => callUpstream(deps.upstream, reply, {
@@ -275,10 +285,21 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
       // With AUTH_ENABLED the Authorization header is the gateway's own API key: it is consumed here
       // and never passed to a provider (use upstream_auth for the vendor's credential).
       ...(deps.auth ? { clientAuthorization: '' } : {}),
-      abortWith: abortOnClientClose(reply),
-    }));
+      abortWith: stream ? stream.abortWith(abortOnClientClose(reply)) : abortOnClientClose(reply),
+      ...(stream ? { onStreamStart: stream.onStreamStart } : {}),
+    })).catch(async (error: unknown) => {
+      // Once the client's stream has started, a failure ends it in the vendor's terms.
+      if (!stream?.started) throw error;
+      await stream.failed(error);
+      return null;
+    });
+    if (!answer) return reply;
     reply.header(GATEWAY_HEADERS.upstreamUrl, route.upstreamUrl);
     deps.usage?.answer(request, answer);
+    if (stream?.started) {
+      await stream.finished();
+      return reply;
+    }
     if (state && onUpstreamStatus && answer.status >= 500) onUpstreamStatus(state, answer.status);
     if (route.profile && eventContext && deps.scanner && answer.status >= 200 && answer.status < 300) {
       const scan = await inSpan(deps.tracer, request.traceContext, 'gateway.response_scan', (traceContext) =>
@@ -288,8 +309,8 @@ function createCallHandler(deps: ProxyDeps, onUpstreamStatus: ((state: CallState
         const requestSide = reply.getHeader(INSPECTION_HEADER);
         reply.header(INSPECTION_HEADER, typeof requestSide === 'string' && requestSide ? `${requestSide}, ${scan.inspectionHeader}` : scan.inspectionHeader);
       }
-      if (scan) return sendAnswer(reply, { ...answer, body: scan.body });
+      if (scan) return sendAnswer(reply, { ...answer, body: restoreAnswer(scan.body, answer.contentType, pseudonyms) });
     }
-    return sendAnswer(reply, answer);
+    return sendAnswer(reply, pseudonyms ? { ...answer, body: restoreAnswer(answer.body, answer.contentType, pseudonyms) } : answer);
   };
 }

@@ -80,7 +80,7 @@ export interface Stack {
    * A provider on its own path (at the mock's chat route) with an ACTIVE profile of these settings;
    * resolves once the gateway routes with both. `send` posts a body to that path.
    */
-  profiled(profile: Record<string, unknown>): Promise<ProfiledRoute>;
+  profiled(profile: Record<string, unknown>, provider?: Record<string, unknown>): Promise<ProfiledRoute>;
   /** Resolves once the gateway holds the registry's current revision. */
   synced(): Promise<string>;
   close(): Promise<void>;
@@ -202,9 +202,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         await synced();
         return activated.json;
       },
-      async profiled(settings) {
+      async profiled(settings, providerBody = {}) {
         const path = `/profiled-${randomUUID().slice(0, 8)}`;
-        const provider = await stack.provider({ match_value: path, target_path: '/v1/chat/completions' });
+        const provider = await stack.provider({ match_value: path, target_path: '/v1/chat/completions', ...providerBody });
         const created = await api('POST', '/api/v1/profiles', { name: `p-${randomUUID().slice(0, 8)}`, provider_id: provider.id, ...settings });
         if (created.status !== 201) throw new Error(`profile create answered ${created.status}: ${created.text}`);
         const activated = await api('POST', `/api/v1/profiles/${created.json.id}/activate`);

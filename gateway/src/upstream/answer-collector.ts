@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { forwardableResponseHeaders, headerValue, type HeaderMap } from './headers.js';
 import { assembleJsonChunks, createStreamAssembler, streamFormatOf, type StreamAssembler } from './sse.js';
-import type { UpstreamResponse } from './types.js';
+import type { UpstreamRequest, UpstreamResponse } from './types.js';
 
 export type Exchange = Omit<UpstreamResponse, 'durationMs' | 'attempts'>;
 
@@ -49,6 +49,7 @@ export interface CollectorOptions {
   method: string;
   maxResponseBytes: number;
   streamEndGraceMs: number;
+  onStreamStart?: UpstreamRequest['onStreamStart'];
 }
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
@@ -68,6 +69,7 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private grace: NodeJS.Timeout | undefined;
+  private tap: ((chunk: Buffer) => void) | undefined;
 
   constructor(private readonly options: CollectorOptions) {
     this.done = new Promise<Exchange>((resolve, reject) => {
@@ -97,6 +99,9 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
     const plain = this.encoding === '' || this.encoding === 'identity';
     const format = plain ? streamFormatOf(this.contentType) : undefined;
     if (format) this.assembler = createStreamAssembler(format);
+    if (format && statusCode < 300 && this.options.onStreamStart) {
+      this.tap = this.options.onStreamStart({ status: statusCode, headers: forwardableResponseHeaders(headers, { decoded: false }), contentType: this.contentType, format });
+    }
   }
 
   onResponseData(controller: Controller, chunk: Buffer): void {
@@ -108,6 +113,7 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
       return;
     }
     this.chunks.push(chunk);
+    this.tap?.(chunk);
     const assembler = this.assembler;
     if (!assembler) return;
     assembler.push(chunk);

@@ -1,6 +1,6 @@
 // The gateway's upstream client: the hot path to LLM backends (see client.ts).
 export { createUpstreamClient, UPSTREAM_DEFAULTS } from './client.js';
-export type { UpstreamClient, UpstreamClientOptions, UpstreamLogger, UpstreamRequest, UpstreamResponse } from './types.js';
+export type { UpstreamClient, UpstreamClientOptions, UpstreamLogger, UpstreamRequest, UpstreamResponse, StreamHead } from './types.js';
 export {
   basicCredentials,
   createUpstreamAuth,

@@ -55,6 +55,19 @@ export interface UpstreamRequest {
    * without a second AbortController per request.
    */
   abortWith?: (abort: (reason: Error) => void) => void;
+  /**
+   * Called when a 2xx uncompressed stream (SSE, NDJSON) starts: a returned function receives each
+   * body chunk as it arrives (the body is still collected for usage accounting). undefined = no tap.
+   */
+  onStreamStart?: (head: StreamHead) => ((chunk: Buffer) => void) | undefined;
+}
+
+/** The head of an upstream stream, as the stream tap sees it. */
+export interface StreamHead {
+  status: number;
+  headers: HeaderMap;
+  contentType: string;
+  format: StreamFormat;
 }
 
 export interface UpstreamResponse {

@@ -25,7 +25,8 @@ export interface BareProxy {
   close(): Promise<void>;
 }
 
-const FORWARDED = ['content-type', 'authorization'] as const;
+// The mock's pacing and reply controls too: the streaming scenario sends them (absent otherwise).
+const FORWARDED = ['content-type', 'authorization', 'x-mock-reply', 'x-mock-chunk-delay-ms'] as const;
 
 export async function startBareProxy(options: BareProxyOptions): Promise<BareProxy> {
   const pool = new Pool(new URL(options.upstream).origin, {
@@ -54,9 +55,11 @@ export async function startBareProxy(options: BareProxyOptions): Promise<BarePro
     const body = request.body instanceof Buffer && request.body.length > 0 ? request.body : undefined;
     try {
       const upstream = await pool.request({ method: request.method as 'GET', path: request.url, headers, body });
-      const bytes = Buffer.from(await upstream.body.arrayBuffer());
       const contentType = upstream.headers['content-type'];
       if (typeof contentType === 'string') void reply.header('content-type', contentType);
+      // A stream is passed on as it arrives (the streaming scenario's baseline), anything else whole.
+      if (typeof contentType === 'string' && contentType.startsWith('text/event-stream')) return reply.code(upstream.statusCode).send(upstream.body);
+      const bytes = Buffer.from(await upstream.body.arrayBuffer());
       return reply.code(upstream.statusCode).send(bytes);
     } catch (error) {
       return reply.code(502).send({ error: { message: `bare proxy: upstream failed: ${error instanceof Error ? error.message : String(error)}`, type: 'bad_gateway' } });

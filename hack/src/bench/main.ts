@@ -31,6 +31,7 @@ import { scrape, stageSplit, type StageSplit } from './metrics-scrape.js';
 import { readHeap, runSoak } from './heap.js';
 import { runPaced } from './paced.js';
 import { runScenario, type LoadSpec, type Measurement } from './scenario.js';
+import { renderStreaming, runStreamingScenario, type StreamingResult } from './streaming.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = join(ROOT, 'cli', 'dist', 'main.js');
@@ -39,6 +40,7 @@ const OTLP_SINK = fileURLToPath(new URL('./otlp-sink.js', import.meta.url));
 const DETECTOR_BENCH = join(ROOT, 'detectors', 'dist', 'bench', 'main.js');
 const ADVERSARIAL_BENCH = fileURLToPath(new URL('./adversarial-main.js', import.meta.url));
 const ADVERSARIAL = 'adversarial';
+const STREAMING = 'streaming';
 const OUT_FILE = join(ROOT, '.bench', 'last-run.json');
 const HOST = '127.0.0.1';
 const TENANT = 'default';
@@ -52,7 +54,10 @@ const USAGE = `usage: npm run bench -- [options]
   --latency-connections <n>
                       then the same request one at a time on n connections, for latency without
                       queueing (default 1, or BENCH_LATENCY_CONNECTIONS; 0 = skip that phase)
-  --only <list>       comma-separated subset of ${SCENARIOS.join(',')},adversarial (default: all)
+  --only <list>       comma-separated subset of ${SCENARIOS.join(',')},streaming,adversarial (default: all)
+  --stream-runs <n>   streaming scenario: streams through each of the bare proxy and the gateway
+                      (default 10, or BENCH_STREAM_RUNS); the answer is 500 tokens, one every
+                      --stream-token-ms (default 4, or BENCH_STREAM_TOKEN_MS)
   --families <list>   adversarial suite: only the input families whose name contains one of these
   --out <file>        JSON results file (default .bench/last-run.json)
   --no-detectors      skip the detectors' in-process speed figures printed at the end
@@ -72,6 +77,8 @@ interface Options {
   only: ScenarioName[];
   /** Run the adversarial suite (adversarial-main.ts). */
   adversarial: boolean;
+  /** Run the streaming scenario (streaming.ts): runs per side and the mock's pace. */
+  streaming: { runs: number; tokenDelayMs: number } | undefined;
   families: string | undefined;
   out: string;
   /** A directory for the gateway's --cpu-prof output. */
@@ -96,6 +103,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
       'no-detectors': { type: 'boolean' },
       profile: { type: 'string' },
       soak: { type: 'string' },
+      'stream-runs': { type: 'string' },
+      'stream-token-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -106,11 +115,11 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     if (!Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) throw new UsageError(`bad ${name} "${raw}"`);
     return value;
   };
-  const only = (values.only ?? [...SCENARIOS, ADVERSARIAL].join(','))
+  const only = (values.only ?? [...SCENARIOS, STREAMING, ADVERSARIAL].join(','))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const known: readonly string[] = [...SCENARIOS, ADVERSARIAL];
+  const known: readonly string[] = [...SCENARIOS, STREAMING, ADVERSARIAL];
   for (const name of only) if (!known.includes(name)) throw new UsageError(`unknown scenario "${name}" (known: ${known.join(', ')})`);
   if (only.length === 0) throw new UsageError('--only names no scenario');
   return {
@@ -122,6 +131,12 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): Options | 'help' 
     // Run in the fixed order whatever order --only lists them in.
     only: SCENARIOS.filter((s) => only.includes(s)),
     adversarial: only.includes(ADVERSARIAL),
+    streaming: only.includes(STREAMING)
+      ? {
+          runs: number('--stream-runs', values['stream-runs'] ?? env.BENCH_STREAM_RUNS, 10, 1, true),
+          tokenDelayMs: number('--stream-token-ms', values['stream-token-ms'] ?? env.BENCH_STREAM_TOKEN_MS, 4, 0, true),
+        }
+      : undefined,
     families: values.families,
     out: values.out ? resolve(values.out) : OUT_FILE,
     profileDir: values.profile ? resolve(values.profile) : undefined,
@@ -166,12 +181,13 @@ function inspectedRequest(): string {
 }
 
 /** 20 keyword and 20 regex rules that a support conversation does not trigger (nothing blocks). */
-function benchPolicies(): Array<Record<string, unknown>> {
+/** `regexScope`: the streaming scenario also runs with the regex rules on requests only (see runStreamingBench). */
+function benchPolicies(regexScope: 'both' | 'request' = 'both'): Array<Record<string, unknown>> {
   const keywords = Array.from({ length: 20 }, (_, i) => ({ kind: 'keyword', pattern: `forbidden-project-${i}` }));
   const regexes = Array.from({ length: 20 }, (_, i) => ({ kind: 'regex', pattern: `(?i)\\bcodename[-_ ]?${i}\\d{2}\\b` }));
   return [
     { name: 'bench-keywords', type: 'blocklist', rules: keywords, scope: 'both', action: 'block' },
-    { name: 'bench-regexes', type: 'blocklist', rules: regexes, scope: 'both', action: 'block' },
+    { name: 'bench-regexes', type: 'blocklist', rules: regexes, scope: regexScope, action: 'block' },
   ];
 }
 
@@ -205,9 +221,9 @@ async function registryCall(control: Child, registry: string, method: string, pa
 }
 
 /** The full-inspection profile of the `inspected` scenario, ACTIVE on the provider. */
-async function createInspectionProfile(control: Child, registry: string, providerId: string): Promise<void> {
+async function createInspectionProfile(control: Child, registry: string, providerId: string, regexScope: 'both' | 'request' = 'both'): Promise<void> {
   const policyIds: string[] = [];
-  for (const policy of benchPolicies()) {
+  for (const policy of benchPolicies(regexScope)) {
     const created = await registryCall(control, registry, 'POST', '/api/v1/content-policies', 201, policy);
     await registryCall(control, registry, 'POST', `/api/v1/content-policies/${String(created.id)}/activate`, 200);
     policyIds.push(String(created.id));
@@ -275,6 +291,7 @@ async function startStack(
   inspect: boolean,
   profileDir?: string,
   gatewayEnv: Record<string, string> = {},
+  regexScope: 'both' | 'request' = 'both',
 ): Promise<{ child: Child; url: string }> {
   const [registryPort, bundlePort, gatewayPort] = (await freePorts(3)) as [number, number, number];
   const control = spawnNode('palisade registry,bundle-store', [CLI, 'registry,bundle-store'], {
@@ -337,7 +354,7 @@ async function startStack(
   const activatedText = await activated.text();
   if (activated.status !== 200) throw childFailure(control, `registry: POST /api/v1/providers/${id}/activate answered ${activated.status}: ${activatedText.slice(0, 500)}`);
 
-  if (inspect) await createInspectionProfile(control, registry, String(id));
+  if (inspect) await createInspectionProfile(control, registry, String(id), regexScope);
 
   // The configuration reaches the gateway by its next poll.
   if (inspect) {
@@ -461,6 +478,41 @@ async function runChild(args: string[]): Promise<boolean> {
   return code === 0;
 }
 
+/**
+ * The streaming scenario: the mock, the bare proxy and the gateway with the inspection profile (its
+ * response scanning masks output PII, incremental by default), streams one at a time. Fails on a leak.
+ */
+async function runStreamingBench(options: Options, streaming: { runs: number; tokenDelayMs: number }): Promise<boolean> {
+  // Twice: with the inspection profile as it is (its 20 regex rules check answers too: a regex has no
+  // length of its own, so 256 characters are held back), and with those regex rules on requests only.
+  const results: Record<string, StreamingResult> = {};
+  for (const regexScope of ['both', 'request'] as const) {
+    const started: Child[] = [];
+    const dataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
+    try {
+      const mock = await startMock(started);
+      const bare = await startBare(started, mock.url);
+      const stack = await startStack(started, mock.url, dataDir, true, options.profileDir, {}, regexScope);
+      log(`streaming (regex rules on ${regexScope === 'both' ? 'requests and answers' : 'requests only'}): ${streaming.runs} streams each through the bare proxy and the gateway`);
+      const body = JSON.stringify({ ...(JSON.parse(INSPECTED_BODY) as object), stream: true });
+      const result = await runStreamingScenario({ bareUrl: `${bare.url}${CHAT_PATH}`, gatewayUrl: `${stack.url}${CHAT_PATH}`, body, headers: HEADERS, runs: streaming.runs, tokens: 500, tokenDelayMs: streaming.tokenDelayMs });
+      process.stdout.write(`\nregex rules on ${regexScope === 'both' ? 'requests and answers' : 'requests only'}: ${renderStreaming(result)}\n`);
+      results[regexScope === 'both' ? 'regexOnAnswers' : 'regexOnRequestsOnly'] = result;
+    } catch (error) {
+      log(`streaming: could not run: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    } finally {
+      for (const child of started.reverse()) await child.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  const out = options.out.replace(/\.json$/, '') + '-streaming.json';
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`results written to ${out}\n`);
+  return Object.values(results).every((r) => r.leaks === 0);
+}
+
 /** The adversarial suite, with a collection before each timed call (--expose-gc). */
 async function runAdversarialBench(options: Options): Promise<boolean> {
   log('adversarial suite: every CPU detector on worst-case inputs at 64 KiB and 1 MiB');
@@ -483,7 +535,11 @@ async function main(): Promise<number> {
     process.stderr.write(`bench: ${CLI} is missing; build first (npm run build)\n`);
     return 1;
   }
-  if (options.only.length === 0) return (await runAdversarialBench(options)) ? 0 : 1;
+  if (options.only.length === 0) {
+    const streamingOk = options.streaming ? await runStreamingBench(options, options.streaming) : true;
+    const adversarialOk = options.adversarial ? await runAdversarialBench(options) : true;
+    return streamingOk && adversarialOk ? 0 : 1;
+  }
   installCleanup();
   const startedAt = new Date();
   const outcomes: ScenarioOutcome[] = [];
@@ -501,9 +557,10 @@ async function main(): Promise<number> {
   mkdirSync(dirname(options.out), { recursive: true });
   writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(`\nresults written to ${options.out}\n`);
+  const streamingOk = options.streaming ? await runStreamingBench(options, options.streaming) : true;
   const detectorsOk = options.detectors ? await runDetectorBench() : true;
   const adversarialOk = options.adversarial ? await runAdversarialBench(options) : true;
-  return outcomes.some(failed) || !detectorsOk || !adversarialOk ? 1 : 0;
+  return outcomes.some(failed) || !streamingOk || !detectorsOk || !adversarialOk ? 1 : 0;
 }
 
 // Explicit exit: keep-alive sockets and timers of the load client must not hold the process open.

@@ -108,6 +108,63 @@ export function openAiRoutes(vendor: VendorId, prefix: string): LlmRoute[] {
   ];
 }
 
+/** The Responses API's prompt: `input` as a string, or the last user message of its item list. */
+export function responsesPrompt(ctx: RouteContext): string {
+  const input = ctx.body.input;
+  return typeof input === 'string' ? input : lastUserText(input);
+}
+
+/** The Responses API's event stream: the text as output_text deltas, then the done events and response.completed repeating it whole. */
+const responsesStream: StreamSpec = {
+  when: (ctx) => ctx.body.stream === true,
+  render(text, ctx) {
+    const itemId = `msg_${ctx.id}`;
+    const whole = responsesObject(text, ctx);
+    const part = (t: string) => ({ type: 'output_text', text: t, annotations: [] });
+    const item = (content: unknown[], status: string) => ({ type: 'message', id: itemId, status, role: 'assistant', content });
+    const at = { item_id: itemId, output_index: 0, content_index: 0 };
+    let sequence = 0;
+    const event = (type: string, body: object) => sseEvent({ type, sequence_number: sequence++, ...body }, type);
+    const frames = [
+      event('response.created', { response: { ...whole, status: 'in_progress', output: [] } }),
+      event('response.output_item.added', { output_index: 0, item: item([], 'in_progress') }),
+      event('response.content_part.added', { ...at, part: part('') }),
+      ...chunkText(text).map((delta) => event('response.output_text.delta', { ...at, delta })),
+      event('response.output_text.done', { ...at, text }),
+      event('response.content_part.done', { ...at, part: part(text) }),
+      event('response.output_item.done', { output_index: 0, item: item([part(text)], 'completed') }),
+      event('response.completed', { response: whole }),
+    ];
+    return { contentType: SSE_CONTENT_TYPE, frames };
+  },
+};
+
+function responsesObject(text: string, ctx: RouteContext): Record<string, unknown> {
+  return {
+    id: `resp_${ctx.id}`,
+    object: 'response',
+    created_at: unixSeconds(ctx.now),
+    model: ctx.model,
+    status: 'completed',
+    output: [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+    usage: { input_tokens: estimateTokens(responsesPrompt(ctx)), output_tokens: estimateTokens(text), total_tokens: estimateTokens(responsesPrompt(ctx)) + estimateTokens(text) },
+  };
+}
+
+/** POST /v1/responses: one message item with an output_text part (streamed as the API's events). */
+const responsesRoute: VendorRoute = {
+  kind: 'llm',
+  vendor: 'vendor_a',
+  name: 'vendor_a.responses',
+  method: 'POST',
+  paths: ['/v1/responses'],
+  required: ['input'],
+  prompt: responsesPrompt,
+  reply: responsesObject,
+  stream: responsesStream,
+  error: openAiError,
+};
+
 /** GET /v1/models: the listing OpenAI-compatible clients and health checks call. */
 const modelList: VendorRoute = {
   kind: 'plain',
@@ -122,4 +179,4 @@ const modelList: VendorRoute = {
 };
 
 /** vendor_a at its own paths; vendor_h (vLLM) is the same format, also under /vendor_h. */
-export const vendorARoutes: VendorRoute[] = [...openAiRoutes('vendor_a', ''), ...openAiRoutes('vendor_h', '/vendor_h'), modelList];
+export const vendorARoutes: VendorRoute[] = [...openAiRoutes('vendor_a', ''), ...openAiRoutes('vendor_h', '/vendor_h'), responsesRoute, modelList];

@@ -1,0 +1,250 @@
+// One streamed answer on its way to the client: the upstream's bytes are parsed as SSE (split UTF-8
+// sequences and lines across chunks included), each event is queued with the answer text it carries,
+// the text goes through a hold-back window per answer slot, and events leave in order once all their
+// text is released: rewritten when a value in them was masked, untouched otherwise. A block ends the
+// stream with the vendor's error event and end marker; none of the violating text has left.
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { extractDelta } from '../upstream/sse.js';
+import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type RepeatPlace, type StreamCodec, type TextPlace } from './codecs.js';
+import { HoldbackText, type MaskSpan } from './holdback.js';
+import type { TailNeed } from './holdback-size.js';
+import type { WindowCheck, WindowVerdict } from './window-check.js';
+
+/** Unreleased characters one slot may hold (a value being masked, a run without whitespace). */
+export const DEFAULT_MAX_HELD = 64 * 1024;
+
+/** Why a stream was cut: a verdict of the checks, or a failure of the guard's own rules. */
+export type Refusal = { kind: 'verdict'; verdict: WindowVerdict } | { kind: 'unscannable'; reason: string };
+
+export interface StreamGuardOptions {
+  codec: StreamCodec;
+  /** The checks of a window; absent = nothing to check (events pass as they come). */
+  check?: WindowCheck | undefined;
+  /** Findings this close to the end may still grow (they are held whole). */
+  holdback: number;
+  context: number;
+  /** The characters at a window's end that may still start a value; absent = the whole hold-back. */
+  tailNeed?: TailNeed | undefined;
+  /** The most unreleased characters of a slot; more refuses the stream (each check reads them all). */
+  maxHeld?: number | undefined;
+  /** Writes SSE bytes to the client. */
+  write(text: string): void;
+  /** Ends the client's response. */
+  end(): void;
+  /** The stream was refused: record it, stop the upstream. Returns the refusal's message for the client. */
+  onRefuse(refusal: Refusal): { message: string; code: string; type: string; traceId: string };
+  /** The stream ended unrefused; `findings` when a window recorded something (monitor, mask). */
+  onComplete?(texts: ReadonlyMap<string, string>, findings: boolean): void;
+}
+
+interface QueuedEvent {
+  message: EventSourceMessage;
+  frame: Record<string, unknown> | undefined;
+  places: Array<TextPlace & { start: number; end: number }>;
+  repeats: RepeatPlace[];
+}
+
+interface Slot {
+  text: HoldbackText;
+  /** The whole answer of the slot, for the end-of-stream events. */
+  whole: string[];
+  /** What the client got of the slot so far (for frames repeating the whole text). */
+  sent: string;
+  checkedTo: number;
+}
+
+export class StreamGuard {
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
+  private readonly slots = new Map<string, Slot>();
+  private readonly queue: QueuedEvent[] = [];
+  private work: Promise<void> = Promise.resolve();
+  private scheduled = false;
+  private closed = false;
+  private ended = false;
+  private findings = false;
+  private unscannable: string | undefined;
+  /** Releases that found a value crossing into text already sent (0 unless the hold-back is too short). */
+  leaks = 0;
+
+  constructor(private readonly options: StreamGuardOptions) {}
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Upstream body bytes, as they arrive. */
+  push(chunk: Uint8Array): void {
+    if (this.closed || this.ended) return;
+    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    this.schedule(false);
+  }
+
+  /** Resolves once the chunks pushed so far are checked and what they allow is released. */
+  drained(): Promise<void> {
+    return this.work;
+  }
+
+  /** The upstream body ended: everything left is checked and released. */
+  finish(): Promise<void> {
+    if (!this.closed && !this.ended) {
+      const rest = this.decoder.decode();
+      if (rest) this.parser.feed(rest);
+      // A last event without its blank line still counts.
+      this.parser.feed('\n\n');
+      this.ended = true;
+    }
+    this.work = this.work.then(() => this.advance(true));
+    return this.work;
+  }
+
+  /** The upstream failed mid-stream (timeout, reset): the client gets the vendor's error event and end marker. */
+  async fail(message: { message: string; code: string; type: string; traceId: string }): Promise<void> {
+    await this.work;
+    if (this.closed) return;
+    this.closed = true;
+    this.options.write(encodeEvents(this.options.codec.refusal(message)));
+    this.options.end();
+  }
+
+  private onEvent(message: EventSourceMessage): void {
+    const codec = this.options.codec;
+    const frame = parseFrame(message.data);
+    const repeats = frame && codec.repeats ? codec.repeats(frame) : [];
+    for (const repeat of repeats) {
+      // A repeat must be the text the deltas carried: text that only a repeat carries is never scanned.
+      const slot = this.slots.get(repeat.slot);
+      const original = repeat.parent[repeat.key];
+      if (original !== (slot ? slot.whole.join('') : '')) this.unscannable ??= 'a stream frame repeats text its deltas did not carry';
+    }
+    if (isStreamEnd(codec, message)) {
+      this.queue.push({ message, frame, places: [], repeats });
+      this.ended = true;
+      return;
+    }
+    const places = frame ? textPlaces(codec, frame) : [];
+    if (places.length === 0 && frame && (extractDelta(frame, 'sse')?.some(([, text]) => text !== '') ?? false)) {
+      // Text in a frame shape this codec does not read would pass uninspected: refused instead.
+      this.unscannable ??= 'a stream frame carries text in a shape the scanner does not read';
+    }
+    const queued: QueuedEvent = { message, frame, places: [], repeats };
+    for (const place of places) {
+      const slot = this.slot(place.slot);
+      const start = slot.text.length;
+      slot.text.append(place.text);
+      slot.whole.push(place.text);
+      queued.places.push({ ...place, start, end: start + place.text.length });
+    }
+    this.queue.push(queued);
+  }
+
+  private slot(key: string): Slot {
+    let slot = this.slots.get(key);
+    if (!slot) {
+      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', checkedTo: -1 };
+      this.slots.set(key, slot);
+    }
+    return slot;
+  }
+
+  private schedule(final: boolean): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.work = this.work.then(() => {
+      this.scheduled = false;
+      return this.advance(final || this.ended);
+    });
+  }
+
+  private async advance(final: boolean): Promise<void> {
+    if (this.closed) return;
+    if (this.unscannable) return this.refuse({ kind: 'unscannable', reason: this.unscannable });
+    for (const slot of this.slots.values()) {
+      if (slot.checkedTo === slot.text.length && !final) continue;
+      slot.checkedTo = slot.text.length;
+      let spans: MaskSpan[] = [];
+      const window = slot.text.window();
+      if (window.text.length > (this.options.maxHeld ?? DEFAULT_MAX_HELD) + this.options.context) {
+        return this.refuse({ kind: 'unscannable', reason: 'the answer holds more unreleased text than the scanner keeps' });
+      }
+      const need = this.options.tailNeed ? this.options.tailNeed(window.text) : this.options.holdback;
+      if (this.options.check) {
+        const verdict = await this.options.check(window.text);
+        if (this.closed) return;
+        if (verdict.effective === 'BLOCK') return this.refuse({ kind: 'verdict', verdict });
+        if (verdict.result && verdict.result.events.length > 0) this.findings = true;
+        spans = verdict.spans.map((s) => ({ ...s, start: s.start + window.start, end: s.end + window.start }));
+      }
+      if (!slot.text.apply(spans, final, need)) {
+        this.leaks += 1;
+        return this.refuse({ kind: 'unscannable', reason: 'a finding reached into text already sent' });
+      }
+    }
+    this.release();
+    if (final && this.ended && this.queue.length === 0) this.complete();
+  }
+
+  private release(): void {
+    let out = '';
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (!head.places.every((p) => p.end <= this.slots.get(p.slot)!.text.releasedTo)) break;
+      this.queue.shift();
+      out += encodeEvents([this.render(head)]);
+    }
+    if (out) this.options.write(out);
+    for (const [key, slot] of this.slots) {
+      const pending = this.queue.find((q) => q.places.some((p) => p.slot === key));
+      slot.text.forget(pending?.places.find((p) => p.slot === key)?.start ?? slot.text.releasedTo);
+    }
+  }
+
+  private render(queued: QueuedEvent): OutgoingEvent {
+    let changed = false;
+    for (const place of queued.places) {
+      const slot = this.slots.get(place.slot)!;
+      const text = slot.text.render(place.start, place.end);
+      if (this.options.codec.repeats) slot.sent += text;
+      if (text !== place.text) {
+        place.parent[this.options.codec.textKey] = text;
+        changed = true;
+      }
+    }
+    for (const repeat of queued.repeats) {
+      const sent = this.slots.get(repeat.slot)?.sent ?? '';
+      if (repeat.parent[repeat.key] !== sent) {
+        repeat.parent[repeat.key] = sent;
+        changed = true;
+      }
+    }
+    const data = changed ? JSON.stringify(queued.frame) : queued.message.data;
+    return { event: queued.message.event, data };
+  }
+
+  private refuse(refusal: Refusal): void {
+    this.closed = true;
+    this.queue.length = 0;
+    const message = this.options.onRefuse(refusal);
+    this.options.write(encodeEvents(this.options.codec.refusal(message)));
+    this.options.end();
+  }
+
+  private complete(): void {
+    this.closed = true;
+    this.options.end();
+    const texts = new Map<string, string>();
+    for (const [key, slot] of this.slots) texts.set(key, slot.whole.join(''));
+    this.options.onComplete?.(texts, this.findings);
+  }
+}
+
+function parseFrame(data: string): Record<string, unknown> | undefined {
+  const trimmed = data.trimStart();
+  if (!trimmed.startsWith('{')) return undefined;
+  try {
+    const value = JSON.parse(data) as unknown;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

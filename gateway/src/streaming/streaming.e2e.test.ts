@@ -1,0 +1,234 @@
+// Streamed answers through the real gateway and the mock LLM: they reach the client while the
+// upstream still writes, PII is masked inside the deltas, a block ends the stream in the vendor's
+// terms with RESPONSE_BLOCKED recorded, a client going away stops the upstream, a stall times out.
+import t from 'tap';
+import OpenAI from 'openai';
+import { request } from 'undici';
+import { createEventRepository } from '@palisade/core';
+import { openOneDatabase } from '../testing/one-database.js';
+import { startStack, type Stack } from '../testing/stack.js';
+import { parseSse } from '../upstream/sse.js';
+
+const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `word${from + i}`).join(' ');
+const chat = (extra: Record<string, unknown> = {}) => ({ model: 'gpt-x', messages: [{ role: 'user', content: 'hello there' }], stream: true, ...extra });
+const claude = () => ({ model: 'claude-x', max_tokens: 500, messages: [{ role: 'user', content: 'hello there' }], stream: true });
+
+function chatText(body: string): string {
+  return parseSse(body)
+    .filter((e) => e.data.startsWith('{'))
+    .map((e) => (JSON.parse(e.data) as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]?.delta?.content ?? '')
+    .join('');
+}
+
+function claudeText(body: string): string {
+  return parseSse(body)
+    .filter((e) => e.event === 'content_block_delta')
+    .map((e) => (JSON.parse(e.data) as { delta: { text: string } }).delta.text)
+    .join('');
+}
+
+t.test('incremental response scanning of streams', async (t) => {
+  let stack: Stack | undefined;
+  const db = await openOneDatabase(t, async () => stack?.close());
+  stack = await startStack({ db });
+  const s = stack;
+  const events = createEventRepository(db);
+  const eventsOf = async (traceId: string, count: number) => {
+    let types: string[] = [];
+    for (let i = 0; i < 100 && types.length < count; i++) {
+      types = (await events.list({ trace_id: traceId })).items.map((e) => e.event_type).sort();
+      if (types.length < count) await new Promise((r) => setTimeout(r, 50));
+    }
+    return types;
+  };
+  const route = (settings: Record<string, unknown>, provider: Record<string, unknown> = {}) =>
+    s.profiled({ threat_detection: { enabled: false }, pii: { enabled: false }, ...settings }, provider);
+
+  t.test('a masked answer streams while the upstream still writes, the e-mail rewritten inside the deltas', async (t) => {
+    const { provider } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const reply = `${words(40)} write to john.smith@example.org soon ${words(40, 40)}`;
+    const res = await request(`${s.gatewayUrl}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-original-uri': provider.match_value, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '15' },
+      body: JSON.stringify(chat()),
+    });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /text\/event-stream/);
+    let body = '';
+    let upstreamDoneAtFirstText: boolean | undefined;
+    for await (const chunk of res.body) {
+      body += chunk.toString();
+      if (upstreamDoneAtFirstText === undefined && chatText(body).includes('word0')) upstreamDoneAtFirstText = s.mock.requests.at(-1)?.stream !== undefined;
+    }
+    t.equal(upstreamDoneAtFirstText, false, 'the first text reached the client before the upstream finished');
+    const text = chatText(body);
+    t.notMatch(body, /john\.smith/, 'the value never left');
+    t.equal(text, reply.replace('john.smith@example.org', 'j***@example.org'), 'the masked answer, nothing lost');
+    t.match(body, /data: \[DONE\]\n\n$/, 'the end marker closes the stream');
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+  });
+
+  t.test('a block ends the stream with an error event and the end marker, before any violating text', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } });
+    const res = await send(chat(), { 'x-mock-reply': `${words(60)} mail john.smith@example.org now ${words(60, 60)}`, 'x-mock-chunk-delay-ms': '3' });
+    t.equal(res.status, 200, 'the stream had started');
+    const sse = parseSse(res.text);
+    const error = JSON.parse(sse.at(-2)!.data) as { error: { code: string; trace_id: string } };
+    t.match(error.error, { code: 'RESPONSE_BLOCKED', trace_id: res.headers['x-service-trace-id'] });
+    t.equal(sse.at(-1)!.data, '[DONE]');
+    t.notMatch(res.text, /john|example\.org|word70/, 'none of the violating text, nothing after it');
+    t.match(chatText(res.text), /^word0 word1/, 'the text before it streamed');
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_BLOCKED']);
+  });
+
+  t.test('monitor mode records and lets the value through', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'monitor', pii_types: ['EMAIL'] } });
+    const reply = `${words(10)} mail john.smith@example.org now`;
+    const res = await send(chat(), { 'x-mock-reply': reply });
+    t.equal(chatText(res.text), reply);
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+  });
+
+  t.test('Anthropic messages: masked inside content_block_delta, message_stop kept', async (t) => {
+    const { send } = await route(
+      { response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL', 'PHONE_NUMBER'] } },
+      { provider_type: 'vendor_b', target_path: '/v1/messages', mapping_preset: 'vendor_b_messages' },
+    );
+    const reply = `Call +7 916 123-45-67 or mail anna@example.com. ${words(30)}`;
+    const res = await send(claude(), { 'x-mock-reply': reply });
+    t.equal(res.status, 200);
+    t.equal(claudeText(res.text), reply.replace('+7 916 123-45-67', '+* *** ***-**-67').replace('anna@example.com', 'a***@example.com'));
+    t.equal(parseSse(res.text).at(-1)!.event, 'message_stop');
+  });
+
+  t.test('streaming: buffer keeps the whole-answer behaviour', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'], streaming: 'buffer' } });
+    const res = await send(chat(), { 'x-mock-reply': 'mail john.smith@example.org today' });
+    t.equal(res.status, 451);
+  });
+
+  t.test('a client that goes away mid-stream stops the upstream call', async (t) => {
+    const { provider } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    s.mock.reset();
+    const res = await request(`${s.gatewayUrl}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-original-uri': provider.match_value, 'x-mock-reply': words(400), 'x-mock-chunk-delay-ms': '10' },
+      body: JSON.stringify(chat()),
+    });
+    for await (const chunk of res.body) {
+      if (chunk.toString().includes('word0')) break;
+    }
+    res.body.destroy();
+    let outcome = s.mock.requests.at(-1)?.stream;
+    for (let i = 0; i < 100 && !outcome; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      outcome = s.mock.requests.at(-1)?.stream;
+    }
+    t.equal(outcome?.ended, 'closed', 'the upstream saw its client leave');
+    t.ok(outcome!.framesSent < outcome!.frames, `${outcome?.framesSent} of ${outcome?.frames} frames written`);
+  });
+
+  t.test('an upstream that stalls mid-stream hits the provider timeout: error event and end marker', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, { request_timeout_ms: 1000 });
+    const res = await send(chat(), { 'x-mock-reply': words(100), 'x-mock-stall-after-frames': '50' });
+    t.equal(res.status, 200);
+    const sse = parseSse(res.text);
+    t.match(JSON.parse(sse.at(-2)!.data), { error: { code: 'LLM_TIMEOUT' } });
+    t.equal(sse.at(-1)!.data, '[DONE]');
+  });
+
+  t.test('pseudonymize: the LLM sees numbered placeholders, the client its own values, buffered and streamed', async (t) => {
+    const { send } = await route({ pii: { enabled: true, types: ['EMAIL', 'PHONE_NUMBER'], mode: 'pseudonymize' } });
+    const prompt = 'Mail john.smith@example.org or +7 916 123-45-67, again john.smith@example.org';
+    const from = s.logs.length;
+    const buffered = await send({ model: 'gpt-x', messages: [{ role: 'user', content: prompt }] });
+    t.equal(buffered.status, 200);
+    const upstream = s.mock.requests.at(-1)!.body as { messages: Array<{ content: string }> };
+    t.equal(upstream.messages[0]!.content, 'Mail [EMAIL_1] or [PHONE_1], again [EMAIL_1]', 'one placeholder per distinct value');
+    t.equal(buffered.json.choices[0].message.content, `Echo: ${prompt}`, 'restored in the buffered answer');
+
+    const reply = 'Sure: [email_1] and [PHONE_1] noted.';
+    const streamed = await send({ ...chat(), messages: [{ role: 'user', content: prompt }] }, { 'x-mock-reply': reply });
+    t.equal(chatText(streamed.text), 'Sure: john.smith@example.org and +7 916 123-45-67 noted.', 'restored in the stream, any case');
+    const traceId = String(buffered.headers['x-service-trace-id']);
+    t.same(await eventsOf(traceId, 2), ['PII_DETECTED', 'REQUEST_SANITIZED']);
+    const stored = JSON.stringify((await events.list({ trace_id: traceId })).items);
+    t.notMatch(stored, /john\.smith|916 123/, 'the event carries no value');
+    t.notMatch(JSON.stringify(s.logs.slice(from)), /john\.smith|916 123|EMAIL_1\]":/, 'nor does the log');
+  });
+
+  t.test('the OpenAI SDK as a stream client: masked deltas, and a block raised as its APIError', async (t) => {
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const client = (path: string, reply: string) =>
+      new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': path, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '2' } });
+    const reply = `${words(20)} write to john.smith@example.org soon`;
+    let text = '';
+    for await (const chunk of await client(masked.provider.match_value, reply).chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], stream: true })) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+    }
+    t.equal(text, reply.replace('john.smith@example.org', 'j***@example.org'));
+
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } });
+    let streamed = '';
+    const error = await (async () => {
+      try {
+        for await (const chunk of await client(blocking.provider.match_value, reply).chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], stream: true })) {
+          streamed += chunk.choices[0]?.delta?.content ?? '';
+        }
+        return undefined;
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    t.ok(error instanceof OpenAI.APIError, 'the SDK raises the error event');
+    t.match((error as InstanceType<typeof OpenAI.APIError>).message, /blocked/i);
+    t.notMatch(streamed, /john/, 'the value never reached the SDK');
+    t.match(streamed, /^word0 word1/, 'the text before it did');
+  });
+
+  t.test('Gemini streamGenerateContent (alt=sse, CRLF frames): masked inside the parts, a block as its error frame', async (t) => {
+    const gemini = { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:streamGenerateContent?alt=sse', mapping_preset: 'vendor_d_gemini' };
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hello there' }] }] };
+    const geminiText = (sse: string) =>
+      parseSse(sse)
+        .filter((e) => e.data.includes('candidates'))
+        .map((e) => (JSON.parse(e.data) as { candidates: Array<{ content: { parts: Array<{ text: string }> } }> }).candidates[0]!.content.parts.map((p) => p.text).join(''))
+        .join('');
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, gemini);
+    const reply = `${words(20)} write to john.smith@example.org soon`;
+    const res = await masked.send(body, { 'x-mock-reply': reply });
+    t.equal(res.status, 200);
+    t.equal(geminiText(res.text), reply.replace('john.smith@example.org', 'j***@example.org'));
+
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } }, gemini);
+    const blocked = await blocking.send(body, { 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '2' });
+    t.match(JSON.parse(parseSse(blocked.text).at(-1)!.data), { error: { status: 'RESPONSE_BLOCKED' } });
+    t.notMatch(blocked.text, /john/);
+    t.match(geminiText(blocked.text), /^word0 word1/);
+  });
+
+  t.test('Responses API: masked in the deltas and in every event repeating the text; the OpenAI SDK reads it', async (t) => {
+    const responses = { provider_type: 'vendor_a', target_path: '/v1/responses', mapping_preset: 'vendor_a_responses' };
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, responses);
+    const reply = `${words(20)} write to john.smith@example.org soon`;
+    const expected = reply.replace('john.smith@example.org', 'j***@example.org');
+    const res = await masked.send({ model: 'gpt-x', input: 'hello there', stream: true }, { 'x-mock-reply': reply });
+    t.equal(res.status, 200);
+    t.notMatch(res.text, /john/, 'not in a delta, not in a done event, not in response.completed');
+    const events = parseSse(res.text).map((e) => JSON.parse(e.data) as Record<string, any>);
+    t.equal(events.filter((e) => e.type === 'response.output_text.delta').map((e) => e.delta).join(''), expected);
+    t.equal(events.find((e) => e.type === 'response.output_text.done')!.text, expected);
+    t.equal(events.at(-1)!.type, 'response.completed');
+    t.equal(events.at(-1)!.response.output[0].content[0].text, expected);
+
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': masked.provider.match_value, 'x-mock-reply': reply } });
+    let sdkText = '';
+    let completed = '';
+    for await (const event of await client.responses.create({ model: 'gpt-x', input: 'hello there', stream: true })) {
+      if (event.type === 'response.output_text.delta') sdkText += event.delta;
+      if (event.type === 'response.completed') completed = (event.response.output[0] as { content: Array<{ text: string }> }).content[0]!.text;
+    }
+    t.equal(sdkText, expected, 'the SDK reassembles the masked text');
+    t.equal(completed, expected, 'and its final response carries it too');
+  });
+});
