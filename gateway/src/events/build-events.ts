@@ -17,6 +17,11 @@ export interface SecurityEventContext {
   profile_id?: string | null;
   model?: string | null;
   user_prompt?: string | null;
+  /**
+   * PII types masked in the stored prompt besides the credentials (always masked): a pseudonymised
+   * call's own types, whose values must not outlive the request. Not stored itself.
+   */
+  mask_pii_types?: readonly PiiType[] | undefined;
   latency_ms?: number | null;
   /** The decision's proof of inspection (the checks run, their scores and fired rules). */
   inspection?: InspectionCheck[] | undefined;
@@ -65,10 +70,16 @@ function elideMiddle(prompt: string): string {
   return `${prompt.slice(0, headEnd)} …[${prompt.length - headEnd - (prompt.length - tailStart)} characters not kept]… ${prompt.slice(tailStart)}`;
 }
 
-/** The prompt as events store it: bounded, each credential the PII detector finds (API keys, tokens, keys…) masked. */
-function promptForEvents(prompt: string): string {
+/**
+ * The prompt as events store it: bounded, each credential the PII detector finds (API keys, tokens,
+ * keys…) masked, and the values of `alsoMask`. A detector pass over the bounded text, not a search for
+ * each known value, so the cost stays linear whatever the number of values.
+ */
+function promptForEvents(prompt: string, alsoMask: readonly PiiType[] = []): string {
   const text = elideMiddle(prompt);
-  const spans = detectPii(text, { direction: 'output', types: SECRET_PII_TYPES });
+  const types = alsoMask.length > 0 ? [...new Set<PiiType>([...SECRET_PII_TYPES, ...alsoMask])] : SECRET_PII_TYPES;
+  // 'output': every type is known there (credentials are an answer-side family for the spec).
+  const spans = detectPii(text, { direction: 'output', types });
   if (spans.length === 0) return text;
   let out = '';
   let at = 0;
@@ -104,7 +115,7 @@ export function buildSecurityEvents(
     provider_name: clipNullable(context.provider_name, MAX.provider_name),
     profile_id: context.profile_id ?? null,
     model: clipNullable(context.model, MAX.model),
-    user_prompt: context.user_prompt ? promptForEvents(context.user_prompt) : (context.user_prompt ?? null),
+    user_prompt: context.user_prompt ? promptForEvents(context.user_prompt, context.mask_pii_types) : (context.user_prompt ?? null),
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
     inspection: context.inspection ?? [],
   };

@@ -51,10 +51,6 @@ export const decisionHeader = (decision: string) => decision.toLowerCase();
 
 const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
 
-/**
- * Entities found in the normalized text → spans of each original part. A span that crosses the
- * separator between two parts is cut at the part boundaries, so no piece of the value goes upstream.
- */
 /** The part's values replaced by their numbered placeholders (spans sorted, overlaps dropped as applyPiiAction does). */
 function pseudonymize(text: string, spans: readonly PiiSpan[], pseudonyms: Pseudonyms): string {
   const kept: Replacement[] = [];
@@ -65,16 +61,14 @@ function pseudonymize(text: string, spans: readonly PiiSpan[], pseudonyms: Pseud
   return replaceSpans(text, kept);
 }
 
-function maskValues(text: string, entities: readonly DecisionPiiEntity[]): string {
-  let out = text;
-  for (const e of entities) if (e.value) out = out.split(e.value).join(e.masked);
-  return out;
-}
-
 function maskedEventValues<E extends { pii_entities?: readonly DecisionPiiEntity[] | undefined }>(event: E): E {
   return event.pii_entities ? { ...event, pii_entities: event.pii_entities.map((e) => ({ ...e, value: e.masked })) } : event;
 }
 
+/**
+ * Entities found in the normalized text → spans of each original part. A span that crosses the
+ * separator between two parts is cut at the part boundaries, so no piece of the value goes upstream.
+ */
 function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normalized, joined: JoinedParts, parts: readonly TextPart[]): Map<number, PiiSpan[]> {
   const byPart = new Map<number, PiiSpan[]>();
   for (const entity of entities) {
@@ -233,7 +227,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
       // Pseudonymised values stay in the request's memory: its events carry the masked forms only.
       const drafts = pseudonyms ? result.events.map(maskedEventValues) : result.events;
-      if (pseudonyms && context.user_prompt) context.user_prompt = maskValues(context.user_prompt, result.pii_entities);
+      if (pseudonyms) context.mask_pii_types = profile.pii.types;
       // The records (and their proof of inspection) are built and validated off the request path: the
       // request pays for a closure.
       options.events.emitLater(
