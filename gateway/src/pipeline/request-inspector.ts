@@ -1,23 +1,21 @@
-// Steps 2-5 of the spec's per-request pipeline for a routed call with an ACTIVE profile: normalize the
-// mapped prompt, run the detectors in parallel under detector_timeout_ms, ask the decision point, and
-// act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
-// monitor mode forwards the request unchanged.
+// Steps 3-5 of the spec's per-request pipeline for a routed call with an ACTIVE profile, in order:
+// normalize the mapped prompt, run the detectors (detect.ts), ask the decision point, and act — BLOCK
+// refuses, SANITIZE rewrites the PII in the body (sanitize.ts), monitor mode forwards it unchanged —
+// then record the decision's events off the request path.
 import { performance } from 'node:perf_hooks';
-import { inSpan, otelTrace, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
-import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
+import { inSpan, otelTrace, PalisadeError, type TraceContext, type Tracer, type Profile, type RequestExtraction } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
+import { decideFailSafe, type DecisionPiiEntity, type RequestDecisionResult } from '../decision/index.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
-import type { Normalized } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
-import { clipForGuard } from './guard-text.js';
-import { checkDetectorLimits, checkPromptSize, isSizeRefusal } from './inspection-limits.js';
+import { checkDetectorLimits, checkPromptSize } from './inspection-limits.js';
 import { profilePolicies } from './profile-policies.js';
-import { Pseudonyms, replaceSpans, type Replacement } from './pseudonyms.js';
+import type { Pseudonyms } from './pseudonyms.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
-import { runDetector } from './run-detector.js';
+import { detectRequest } from './detect.js';
+import { sanitizeRequest } from './sanitize.js';
 import { formatInspectionHeader, INSPECTION_HEADER, inspectionChecks } from './proof-of-inspection.js';
-import { joinParts, type JoinedParts } from './text-parts.js';
+import { joinParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
 export interface RequestInspection {
@@ -49,42 +47,9 @@ export interface InspectRequest {
 /** X-Service-Decision: the effective decision in lower case (spec example: `allow`). */
 export const decisionHeader = (decision: string) => decision.toLowerCase();
 
-const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
-
-/** The part's values replaced by their numbered placeholders (spans sorted, overlaps dropped as applyPiiAction does). */
-function pseudonymize(text: string, spans: readonly PiiSpan[], pseudonyms: Pseudonyms): string {
-  const kept: Replacement[] = [];
-  for (const span of [...spans].sort((a, b) => a.start - b.start || b.end - a.end)) {
-    if (span.trusted || span.end <= span.start || (kept.length > 0 && span.start < kept[kept.length - 1]!.end)) continue;
-    kept.push({ start: span.start, end: span.end, replacement: pseudonyms.placeholderFor(span.type, text.slice(span.start, span.end)) });
-  }
-  return replaceSpans(text, kept);
-}
 
 function maskedEventValues<E extends { pii_entities?: readonly DecisionPiiEntity[] | undefined }>(event: E): E {
   return event.pii_entities ? { ...event, pii_entities: event.pii_entities.map((e) => ({ ...e, value: e.masked })) } : event;
-}
-
-/**
- * Entities found in the normalized text → spans of each original part. A span that crosses the
- * separator between two parts is cut at the part boundaries, so no piece of the value goes upstream.
- */
-function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normalized, joined: JoinedParts, parts: readonly TextPart[]): Map<number, PiiSpan[]> {
-  const byPart = new Map<number, PiiSpan[]>();
-  for (const entity of entities) {
-    const original = normalized.toOriginal(entity.start, entity.end);
-    for (let i = 0; i < parts.length; i++) {
-      const partStart = joined.starts[i]!;
-      const partEnd = partStart + parts[i]!.text.length;
-      const start = Math.max(original.start, partStart);
-      const end = Math.min(original.end, partEnd);
-      if (start >= end) continue;
-      const list = byPart.get(i) ?? [];
-      list.push({ type: entity.type, start: start - partStart, end: end - partStart });
-      byPart.set(i, list);
-    }
-  }
-  return byPart;
 }
 
 export interface InspectorOptions {
@@ -122,8 +87,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const waitToStart = slicer?.turn(observeWait);
     if (waitToStart) await waitToStart;
     const { profile, extraction } = request;
-    const parts = extraction.prompt_parts;
-    const joined = joinParts(parts);
+    const joined = joinParts(extraction.prompt_parts);
     checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
     const normalized = await inSpan(options.tracer, request.traceContext, 'gateway.normalize', () => detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }));
@@ -131,61 +95,8 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const forThreat = normalized.translated ?? normalized.normalized;
     const policies = profilePolicies(profile, request.snapshot, 'request');
     checkDetectorLimits(profile, normalized.normalized, forThreat, policies.length > 0);
-    const timeoutMs = profile.detector_timeout_ms;
     const call = { traceId: request.traceId };
-    const sizeRefusals = { rethrow: isSizeRefusal };
-
-    const safety = profile.content_safety;
-    const [threat, pii, contentPolicy, contentSafety] = await Promise.all([
-      !profile.threat_detection.enabled
-        ? skipped('threat detection is off in the profile')
-        : detectors.threat
-          ? runDetector(
-              (signal, traceContext) =>
-                detectors.threat!.detect(
-                  {
-                    trace_context: { trace_id: request.traceId, span_id: 'threat' },
-                    tenant_id: request.tenantId,
-                    canonical: { user_prompt: forThreat, language: normalized.language ?? 'auto' },
-                  },
-                  { ...call, signal, traceContext },
-                ),
-              timeoutMs,
-              { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'threat' },
-            )
-          : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
-      !profile.pii.enabled
-        ? skipped('PII detection is off in the profile')
-        : runDetector(
-            (signal, traceContext) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal, traceContext }),
-            timeoutMs,
-            { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'pii' },
-          ),
-      policies.length === 0
-        ? skipped('no active content policy in the profile')
-        : runDetector(
-            (signal, traceContext) =>
-              detectors.contentPolicy.detect(
-                { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
-                { ...call, signal, traceContext },
-              ),
-            timeoutMs,
-            { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'content_policy' },
-          ),
-      !safety.enabled
-        ? skipped('content safety is off in the profile')
-        : normalized.normalized.trim() === ''
-          ? skipped('no prompt text to check')
-          : runDetector(
-              (signal, traceContext) =>
-                detectors.contentSafety.detect(
-                  { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
-                  { ...call, signal, traceContext },
-                ),
-              timeoutMs,
-              { ...sizeRefusals, tracer: options.tracer, parent: request.traceContext, detector: 'content_safety' },
-            ),
-    ]);
+    const { threat, pii, contentPolicy, contentSafety } = await detectRequest(detectors, request, normalized, forThreat, policies, options.tracer);
 
     const waitToDecide = slicer?.turn(observeWait);
     if (waitToDecide) await waitToDecide;
@@ -193,7 +104,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;
     try {
-      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input as never, { ...call, traceContext }), {
+      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { ...call, traceContext }), {
         attributes: { 'palisade.side': 'request' },
       });
     } catch (error) {
@@ -204,19 +115,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
       observeOutcomes(timings, 'request', { threat, pii, content_policy: contentPolicy, content_safety: contentSafety });
     }
 
-    let body = request.raw;
-    let pseudonyms: Pseudonyms | undefined;
-    if (result.effective === 'SANITIZE' && result.sanitize && result.sanitize.entities.length > 0) {
-      // Mask mode writes the spec's mask table values (i***@example.com); redact removes the value.
-      const mode = result.sanitize.mode === 'redact' ? 'redact' : 'partial';
-      if (result.sanitize.mode === 'pseudonymize') pseudonyms = new Pseudonyms();
-      const replacements: TextPart[] = [];
-      for (const [index, spans] of spansByPart(result.sanitize.entities, normalized, joined, parts)) {
-        const part = parts[index]!;
-        replacements.push({ pointer: part.pointer, text: pseudonyms ? pseudonymize(part.text, spans, pseudonyms) : applyPiiAction(part.text, spans, mode) });
-      }
-      body = Buffer.from(JSON.stringify(replaceAllAt(request.json, replacements)), 'utf8');
-    }
+    const { body, pseudonyms } = sanitizeRequest(result, request, normalized, joined);
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
     if (timings) {
       timings.observe('request', 'total', processingMs);

@@ -1,0 +1,89 @@
+// Steps 3-4 for the request: every detector the profile turns on, in parallel, each under
+// detector_timeout_ms (run-detector.ts): the threat model on the normalized (or translated) prompt,
+// PII, the profile's content policies and content safety. A detector that is off is "skipped"; a size
+// refusal is rethrown (a 413, never a detector error that would pass).
+import type { Profile, TraceContext, Tracer } from '@palisade/core';
+import type { ContentPolicyResult, ContentSafetyResult, DetectorOutcome, PiiResult, ThreatResult } from '../decision/index.js';
+import type { Normalized } from '../normalizer/index.js';
+import type { InspectionDetectors } from './detectors.js';
+import { clipForGuard } from './guard-text.js';
+import { isSizeRefusal } from './inspection-limits.js';
+import type { profilePolicies } from './profile-policies.js';
+import { runDetector } from './run-detector.js';
+
+export const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
+
+export interface RequestFindings {
+  threat: DetectorOutcome<ThreatResult>;
+  pii: DetectorOutcome<PiiResult>;
+  contentPolicy: DetectorOutcome<ContentPolicyResult>;
+  contentSafety: DetectorOutcome<ContentSafetyResult>;
+}
+
+export async function detectRequest(
+  detectors: InspectionDetectors,
+  request: { profile: Profile; traceId: string; tenantId: string; snapshot: { revision: string }; traceContext?: TraceContext | undefined },
+  normalized: Normalized,
+  forThreat: string,
+  policies: ReturnType<typeof profilePolicies>,
+  tracer: Tracer | undefined,
+): Promise<RequestFindings> {
+  const { profile } = request;
+  const timeoutMs = profile.detector_timeout_ms;
+  const call = { traceId: request.traceId };
+  const sizeRefusals = { rethrow: isSizeRefusal };
+
+  const safety = profile.content_safety;
+  const [threat, pii, contentPolicy, contentSafety] = await Promise.all([
+    !profile.threat_detection.enabled
+      ? skipped('threat detection is off in the profile')
+      : detectors.threat
+        ? runDetector(
+            (signal, traceContext) =>
+              detectors.threat!.detect(
+                {
+                  trace_context: { trace_id: request.traceId, span_id: 'threat' },
+                  tenant_id: request.tenantId,
+                  canonical: { user_prompt: forThreat, language: normalized.language ?? 'auto' },
+                },
+                { ...call, signal, traceContext },
+              ),
+            timeoutMs,
+            { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'threat' },
+          )
+        : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
+    !profile.pii.enabled
+      ? skipped('PII detection is off in the profile')
+      : runDetector(
+          (signal, traceContext) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal, traceContext }),
+          timeoutMs,
+          { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'pii' },
+        ),
+    policies.length === 0
+      ? skipped('no active content policy in the profile')
+      : runDetector(
+          (signal, traceContext) =>
+            detectors.contentPolicy.detect(
+              { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
+              { ...call, signal, traceContext },
+            ),
+          timeoutMs,
+          { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'content_policy' },
+        ),
+    !safety.enabled
+      ? skipped('content safety is off in the profile')
+      : normalized.normalized.trim() === ''
+        ? skipped('no prompt text to check')
+        : runDetector(
+            (signal, traceContext) =>
+              detectors.contentSafety.detect(
+                { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
+                { ...call, signal, traceContext },
+              ),
+            timeoutMs,
+            { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'content_safety' },
+          ),
+  ]);
+
+  return { threat, pii, contentPolicy, contentSafety };
+}
