@@ -272,7 +272,11 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
     inAll: loginEnabled,
     description: 'OpenID Connect identity provider: login forms, users of the Admin API, tokens for the authentication proxy',
     async start(ctx, port, host) {
-      const env = { IDP_ISSUER: `http://localhost:${port}`, ...ctx.env };
+      // The proxy of this deployment is its client: its callback, on the proxy's configured port, is
+      // the redirect URI the IdP accepts (unless IDP_REDIRECT_URIS says otherwise).
+      const proxyPort = portFor(findComponent('auth-proxy')!, ctx.env);
+      const callbacks = proxyPort ? { IDP_REDIRECT_URIS: `http://localhost:${proxyPort}/oauth2/callback,http://127.0.0.1:${proxyPort}/oauth2/callback` } : {};
+      const env = { IDP_ISSUER: `http://localhost:${port}`, ...callbacks, ...ctx.env };
       const idp = await createIdpComponent({ db: await ctx.database(), secrets: ctx.secrets(), env, logger: ctx.logger });
       const admin = await idp.start();
       if (admin.created) ctx.logger.info({ component: 'idp', email: admin.email }, `initial administrator ${admin.email} created (change its password after the first login)`);

@@ -19,8 +19,11 @@ export type StackUrls = Record<string, string>;
  */
 const PROXY_SECRET = randomBytes(24).toString('base64url');
 
-/** `onStop` receives the function that stops the stack (a tap test's teardown, or the bench's finally). */
-export async function startStack(onStop: (stop: () => void) => void, env: Record<string, string> = {}): Promise<StackUrls> {
+/**
+ * `onStop` receives the function that stops the stack (a tap test's teardown, or the bench's finally).
+ * `alsoWaitFor`: components beyond the usual ones to wait for (the IdP and the proxy, with the login on).
+ */
+export async function startStack(onStop: (stop: () => void) => void, env: Record<string, string> = {}, alsoWaitFor: readonly string[] = []): Promise<StackUrls> {
   const ports = Object.fromEntries(ALL.map((n) => [`PALISADE_PORT_${n.toUpperCase().replace(/-/g, '_')}`, '0']));
   const child = spawn(process.execPath, [MAIN, 'all'], {
     env: {
@@ -51,7 +54,7 @@ export async function startStack(onStop: (stop: () => void) => void, env: Record
           // not a log line of ours
         }
       }
-      if (NEEDED.every((n) => found[n]) && ALL.every((n) => found[n])) {
+      if ([...NEEDED, ...ALL, ...alsoWaitFor].every((n) => found[n])) {
         clearTimeout(timer);
         resolve(found);
       }
