@@ -3,7 +3,7 @@
 // act — BLOCK refuses, SANITIZE rewrites the PII inside the original JSON at the mapped pointers,
 // monitor mode forwards the request unchanged.
 import { performance } from 'node:perf_hooks';
-import { inSpan, otelTrace, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
+import { inSpan, isSampled, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type Profile, type RequestExtraction, type TextPart } from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type DetectorOutcome, type RequestDecisionResult } from '../decision/index.js';
@@ -109,7 +109,7 @@ export interface InspectorOptions {
  * request's trace (the context is captured now: it runs after the answer went).
  */
 export function traceEmission<T>(tracer: Tracer | undefined, parent: TraceContext | undefined, build: () => T): () => T {
-  if (!tracer || !parent || !otelTrace.getSpan(parent)?.isRecording()) return build;
+  if (!tracer || !isSampled(parent)) return build;
   return () => {
     const span = tracer.startSpan('security_events.emit', {}, parent);
     try {

@@ -3,7 +3,7 @@
 // the upstream call.
 import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EXTRACTION_EMPTY_WARNING, inSpan, inSpanSync, isExtractionEmpty, PalisadeError, SpanKind, type Profile, type TraceContext, type Tracer } from '@palisade/core';
+import { EXTRACTION_EMPTY_WARNING, inSpan, inSpanSync, isExtractionEmpty, isSampled, PalisadeError, SpanKind, type Profile, type TraceContext, type Tracer } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { emitOperationalEvent, operationalEventOf, upstreamStatusEvent, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import { extractForInspection } from '../pipeline/inspected-text.js';
@@ -133,7 +133,7 @@ async function callUpstream(upstream: UpstreamClient, reply: FastifyReply, reque
  * usage the answer reports (never the prompt or the answer).
  */
 function upstreamSpan(tracer: Tracer | undefined, parent: TraceContext | undefined, provider: { id: string; name: string; provider_type: string }, json: unknown, call: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
-  if (!tracer || !parent) return call();
+  if (!tracer || !isSampled(parent)) return call();
   const model = requestModelOf(json);
   const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider.provider_type, 'gen_ai.request.model': model, 'palisade.provider_id': provider.id };
   return inSpan(
