@@ -1,10 +1,12 @@
 // The server span of every request a component answers: it continues an incoming W3C traceparent,
 // otherwise starts a trace whose id is the request's UUID trace id. Its context is kept on the request
 // (request.traceContext) and handed explicitly to each stage and outgoing call, which make child spans
-// only when the trace is sampled and pass traceparent on either way.
+// only when the trace is sampled and pass traceparent on either way. The sampler decides first: a
+// request it does not sample gets no SDK span and no context object, only its trace id, and the services
+// it calls get a traceparent with flag 00 under a fresh span id (W3C trace context allows it).
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type SpanKind as Kind, type Tracer } from '@opentelemetry/api';
+import { context, isSpanContextValid, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type SpanKind as Kind, type TraceState, type Tracer } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { otelTraceIdOf, REQUESTED_TRACE_ID, uuidOfTraceId } from './sdk.js';
 
@@ -33,8 +35,70 @@ export function tracedRequestId(request: IncomingMessage): string {
   return randomUUID();
 }
 
+/** The part of the SDK's Sampler interface the request hook calls (sdk-trace-base's Sampler). */
+export interface RequestSampler {
+  shouldSample(context: Context, traceId: string, spanName: string, spanKind: Kind, attributes: Attributes, links: Link[]): { decision: number };
+}
+
+/** sdk-trace-base's SamplingDecision.RECORD_AND_SAMPLED (the enum is not imported: the SDK loads on demand). */
+const RECORD_AND_SAMPLED = 2;
+
+/**
+ * The sampler the SDK's tracer was configured with (OTEL_TRACES_SAMPLER / _ARG), so a request is decided
+ * before its span exists. The SDK keeps it in a private field; undefined (every request gets a span, as
+ * before) if a later SDK moves it.
+ */
+export function samplerOf(tracer: Tracer): RequestSampler | undefined {
+  const sampler = (tracer as { _sampler?: Partial<RequestSampler> })._sampler;
+  return typeof sampler?.shouldSample === 'function' ? (sampler as RequestSampler) : undefined;
+}
+
+// Ids of unsampled requests need to be unique, not secret (as the SDK's RandomIdGenerator): Math.random
+// avoids a crypto call per request, and it runs only when such a request calls another service.
+const HEX = '0123456789abcdef';
+function randomHex(digits: number): string {
+  let id = '';
+  for (let i = 0; i < digits; i++) id += HEX[(Math.random() * 16) | 0];
+  return /^0+$/.test(id) ? randomHex(digits) : id;
+}
+
+/**
+ * The context of a request the sampler did not sample: just its trace id (and an incoming tracestate)
+ * until something reads it, which only a traceparent for an outgoing call does; then one non-recording
+ * span context with a fresh span id and flag 00 is made, once per request.
+ */
+export class UnsampledTraceContext implements Context {
+  private made: Context | undefined;
+  constructor(
+    readonly traceId: string,
+    private readonly traceState?: TraceState,
+  ) {}
+  private context(): Context {
+    return (this.made ??= trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: this.traceId,
+      spanId: randomHex(16),
+      traceFlags: TraceFlags.NONE,
+      ...(this.traceState ? { traceState: this.traceState } : {}),
+    }));
+  }
+  getValue(key: symbol): unknown {
+    return this.context().getValue(key);
+  }
+  setValue(key: symbol, value: unknown): Context {
+    return this.context().setValue(key, value);
+  }
+  deleteValue(key: symbol): Context {
+    return this.context().deleteValue(key);
+  }
+}
+
+/** Whether `ctx` belongs to a sampled trace (its stages then get spans). */
+export function isSampled(ctx: Context | undefined): ctx is Context {
+  return ctx !== undefined && !(ctx instanceof UnsampledTraceContext) && trace.getSpan(ctx)?.isRecording() === true;
+}
+
 /** Adds the server span hooks to a component's app (only when tracing is on). */
-export function registerRequestTracing(app: FastifyInstance, tracer: Tracer): void {
+export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, sampler: RequestSampler | undefined = samplerOf(tracer)): void {
   const spans = new WeakMap<FastifyRequest, Span>();
   const finish = (request: FastifyRequest, status: number | undefined) => {
     const span = spans.get(request);
@@ -53,13 +117,21 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer): vo
     span.end();
   };
 
+  // The headers the configured propagators read (traceparent, tracestate, baggage by default).
+  const fields = propagation.fields();
   app.addHook('onRequest', (request, _reply, done) => {
-    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    // Only a request carrying one pays for extracting it (ParentBased samplers honour its sampled flag).
+    const parent = fields.some((field) => request.headers[field] !== undefined) ? propagation.extract(ROOT_CONTEXT, request.headers) : ROOT_CONTEXT;
     const remote = trace.getSpanContext(parent);
-    const wanted = otelTraceIdOf(request.id);
-    // Without a valid traceparent the new trace takes the request's UUID trace id (X-Trace-ID or new);
-    // the id generator reads it from the context active during startSpan.
-    const start = remote && isSpanContextValid(remote) ? parent : wanted ? parent.setValue(REQUESTED_TRACE_ID, wanted) : parent;
+    const continued = remote !== undefined && isSpanContextValid(remote);
+    // Without a valid traceparent the new trace takes the request's UUID trace id (X-Trace-ID or new).
+    const traceId = continued ? remote.traceId : (otelTraceIdOf(request.id) ?? randomHex(32));
+    if (sampler && sampler.shouldSample(parent, traceId, request.method, SpanKind.SERVER, {}, []).decision !== RECORD_AND_SAMPLED) {
+      request.traceContext = new UnsampledTraceContext(traceId, continued ? remote.traceState : undefined);
+      return done();
+    }
+    // The id generator reads the wanted trace id from the context active during startSpan.
+    const start = continued ? parent : parent.setValue(REQUESTED_TRACE_ID, traceId);
     const span = context.with(start, () =>
       tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'palisade.trace_id': request.id } }, start),
     );
@@ -67,19 +139,17 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer): vo
     request.traceContext = trace.setSpan(parent, span);
     // Log lines of a sampled request name its span (an unsampled one keeps the lazy logger).
     if (span.isRecording()) request.log = request.log.child({ span_id: span.spanContext().spanId });
+    // A listener per traced request rather than an onRequestAbort hook, which fastify pays on every request.
+    request.raw.once('close', () => {
+      if (request.raw.aborted) finish(request, undefined);
+    });
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
     finish(request, reply.statusCode);
     done();
   });
-  app.addHook('onRequestAbort', (request, done) => {
-    finish(request, undefined);
-    done();
-  });
 }
-
-const sampled = (parent: Context) => trace.getSpan(parent)?.isRecording() === true;
 
 export interface StageSpanOptions {
   attributes?: Record<string, string | number | boolean>;
@@ -97,7 +167,7 @@ export async function inSpan<T>(
   work: (ctx: Context | undefined, span: Span | undefined) => Promise<T>,
   options: StageSpanOptions = {},
 ): Promise<T> {
-  if (!tracer || !parent || !sampled(parent)) return work(parent, undefined);
+  if (!tracer || !isSampled(parent)) return work(parent, undefined);
   const span = tracer.startSpan(name, options, parent);
   try {
     return await work(trace.setSpan(parent, span), span);
@@ -111,7 +181,7 @@ export async function inSpan<T>(
 
 /** inSpan for synchronous stages. */
 export function inSpanSync<T>(tracer: Tracer | undefined, parent: Context | undefined, name: string, work: (ctx: Context | undefined) => T, options: StageSpanOptions = {}): T {
-  if (!tracer || !parent || !sampled(parent)) return work(parent);
+  if (!tracer || !isSampled(parent)) return work(parent);
   const span = tracer.startSpan(name, options, parent);
   try {
     return work(trace.setSpan(parent, span));

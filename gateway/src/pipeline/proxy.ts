@@ -2,7 +2,7 @@
 // is the client's (499), not the upstream's; the provider call is a GenAI client span when traced.
 import type { Socket } from 'node:net';
 import type { FastifyReply } from 'fastify';
-import { inSpan, PalisadeError, SpanKind, type TraceContext, type Tracer } from '@palisade/core';
+import { inSpan, isSampled, PalisadeError, SpanKind, type TraceContext, type Tracer } from '@palisade/core';
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from '../upstream/index.js';
 import { requestModelOf, tokenUsageOf } from '../usage/index.js';
 
@@ -59,7 +59,7 @@ export function upstreamSpan(
   json: unknown,
   call: () => Promise<UpstreamResponse>,
 ): Promise<UpstreamResponse> {
-  if (!tracer || !parent) return call();
+  if (!tracer || !isSampled(parent)) return call();
   const model = requestModelOf(json);
   const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': provider.provider_type, 'gen_ai.request.model': model, 'palisade.provider_id': provider.id };
   return inSpan(

@@ -3,7 +3,7 @@
 // refuses, SANITIZE rewrites the PII in the body (sanitize.ts), monitor mode forwards it unchanged —
 // then record the decision's events off the request path.
 import { performance } from 'node:perf_hooks';
-import { inSpan, otelTrace, PalisadeError, type TraceContext, type Tracer, type Profile, type RequestExtraction } from '@palisade/core';
+import { inSpan, isSampled, PalisadeError, type TraceContext, type Tracer, type Profile, type RequestExtraction } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionPiiEntity, type RequestDecisionResult } from '../decision/index.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
@@ -68,7 +68,7 @@ export interface InspectorOptions {
  * request's trace (the context is captured now: it runs after the answer went).
  */
 export function traceEmission<T>(tracer: Tracer | undefined, parent: TraceContext | undefined, build: () => T): () => T {
-  if (!tracer || !parent || !otelTrace.getSpan(parent)?.isRecording()) return build;
+  if (!tracer || !isSampled(parent)) return build;
   return () => {
     const span = tracer.startSpan('security_events.emit', {}, parent);
     try {

@@ -29,6 +29,12 @@ t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => 
   const pii = buildPiiService({ logLevel: 'silent' });
   const threat = buildThreatService({ detector: await createThreatDetector(), logLevel: 'silent' });
   const decision = buildDecisionService({ logLevel: 'silent' });
+  // The traceparent each call to the PII service carried, by its trace id.
+  const piiTraceparents = new Map<string, string>();
+  pii.app.addHook('onRequest', async (request) => {
+    const parent = request.headers.traceparent;
+    if (typeof parent === 'string') piiTraceparents.set(parent.split('-')[1]!, parent);
+  });
   const [piiUrl, threatUrl, decisionUrl] = (await Promise.all([pii, threat, decision].map((s) => listen(s.app, { port: 0, host: '127.0.0.1' })))) as [string, string, string];
   t.teardown(() => Promise.all([pii, threat, decision].map((s) => s.app.close())));
   const stack = await startStack({ db, detectorEnv: { PII_DETECTOR_URL: piiUrl, THREAT_DETECTOR_URL: threatUrl, DECISION_POINT_URL: decisionUrl } });
@@ -104,6 +110,29 @@ t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => 
     const spans = await receiver.waitFor((all) => all.some((s) => s.traceId === parentTrace && s.parentSpanId === parentSpan));
     const root = spans.find((s) => s.traceId === parentTrace && s.parentSpanId === parentSpan)!;
     t.equal(root.scope, 'palisade.gateway', "the gateway's span is the child of the caller's");
+  });
+
+  t.test('an unsampled request exports no span yet passes its trace on with flag 00', async (t) => {
+    const parentTrace = randomBytes(16).toString('hex');
+    const parentSpan = randomBytes(8).toString('hex');
+    // The caller did not sample: parentbased_* samplers follow its flag.
+    const res = await send(chat('Please write to ana@example.com about the parcel order'), { traceparent: `00-${parentTrace}-${parentSpan}-00` });
+    t.equal(res.status, 200);
+    t.equal(otelTraceIdOf(String(res.headers['x-service-trace-id'])), parentTrace, 'X-Service-Trace-ID is still the traceparent trace id');
+    const sent = piiTraceparents.get(parentTrace);
+    t.ok(sent, 'the PII detector got a traceparent of the same trace');
+    const [, traceId, spanId, flags] = sent!.split('-');
+    t.equal(traceId, parentTrace);
+    t.equal(flags, '00', 'marked not sampled');
+    t.match(spanId, /^[0-9a-f]{16}$/);
+    t.not(spanId, '0000000000000000');
+    t.not(spanId, parentSpan, "a span id of the gateway's, not the caller's");
+
+    // A sampled call after it: once its spans are in, the unsampled one's would be too.
+    const after = await send(chat('hello once more'));
+    const afterTrace = otelTraceIdOf(String(after.headers['x-service-trace-id']))!;
+    const spans = await receiver.waitFor((all) => all.some((s) => s.traceId === afterTrace && s.parentSpanId === '' && s.scope === 'palisade.gateway'));
+    t.equal(spans.filter((s) => s.traceId === parentTrace).length, 0, 'no span of the unsampled trace was exported, by any service');
   });
 
   t.test('log lines of a traced request carry its trace_id and span_id', async (t) => {
