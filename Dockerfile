@@ -22,15 +22,18 @@ COPY admin/package.json admin/
 COPY operator/package.json operator/
 COPY mock-llm/package.json mock-llm/
 COPY hack/package.json hack/
+COPY testing/package.json testing/
+COPY charts/package.json charts/
 COPY ui/package.json ui/
 COPY cli/package.json cli/
 # ensure-installed runs `npm ci` and stamps it, so the build step below does not install again.
 RUN node scripts/ensure-installed.mjs
 COPY . .
-# The image ships the product only: not the bench, the Kafka test broker or the chart renderer (hack/).
+# The image ships the product only: not the bench (hack/), the test peers (testing/: Kafka broker,
+# chart renderer) or the chart's tests (charts/).
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf hack node_modules/@palisade/hack \
+ && rm -rf hack testing charts node_modules/@palisade/hack node_modules/@palisade/testing node_modules/@palisade/charts \
  && find . -name '*.tsbuildinfo' -delete
 
 FROM node:20-bookworm-slim

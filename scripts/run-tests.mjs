@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, createWrite
 import { join } from 'node:path';
 import { ensureChromium } from './ensure-chromium.mjs';
 
-const WORKSPACES = ['core', 'mock-llm', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'cli', 'ui'];
+const WORKSPACES = ['core', 'mock-llm', 'gateway', 'detectors', 'admin', 'operator', 'hack', 'testing', 'charts', 'cli', 'ui'];
 const filters = process.argv.slice(2);
 
 function findTests(dir) {

@@ -4,9 +4,9 @@ import t from 'tap';
 import { createSecretBox, ROLE_RANK, type RoleName } from '@palisade/core';
 import { forOneDatabase } from '@palisade/core/testing';
 import { PERMISSION_MIN_ROLE } from '../auth/permissions.js';
-import { ADMIN_API_MATRIX, MATRIX_EXPORT_FILE, namesTenant } from './access-matrix.js';
+import { ADMIN_API_MATRIX, MATRIX_EXPORT_FILE, namesTenant } from '../testing/access-matrix.js';
 import { standardRouteModules } from './standard-modules.js';
-import { startAdminApi, type Caller } from './test-util.js';
+import { startAdminApi, type Caller } from '../testing/admin-api.js';
 
 const OWN = 'acme';
 const OTHER = 'globex';

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { forEachDatabase } from '@palisade/core/testing';
-import { contentPolicyBody, providerBody, startAdminApi, type Caller } from './test-util.js';
+import { contentPolicyBody, providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 
 const admin: Caller = { user: 'alice', groups: 'admin,viewer', tenant: 'acme' };
 const operator: Caller = { user: 'oscar', groups: 'operator', tenant: 'acme' };

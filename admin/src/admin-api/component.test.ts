@@ -4,7 +4,7 @@ import { forEachDatabase } from '@palisade/core/testing';
 import { request } from 'undici';
 import { signIdentityHeaders } from '../auth/proxy-proof.js';
 import { createAdminApiComponent } from './component.js';
-import { providerBody } from './test-util.js';
+import { providerBody } from '../testing/admin-api.js';
 
 t.test('Admin API component: env, auth mode, bundle publishing', async (t) => {
   await forEachDatabase(t, async (t, db) => {

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { AUDIT_REDACTED_VALUE } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
-import { providerBody, startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 
 const admin: Caller = { user: 'alice', groups: 'admin', tenant: 'acme', email: 'alice@acme.test' };
 const operator: Caller = { user: 'oscar', groups: 'operator,viewer', tenant: 'acme' };

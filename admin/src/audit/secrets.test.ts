@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import { AUDIT_REDACTED_VALUE, createSecretBox, MIGRATIONS } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { standardRouteModules } from '../admin-api/standard-modules.js';
-import { providerBody, startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 
 const admin: Caller = { user: 'alice', groups: 'admin', tenant: 'acme' };
 const BEARER = 'Bearer wh-7f3a9c2e11d04b6a';

@@ -2,7 +2,7 @@
 // quickstart's `default` tenant, as the spec's "all operations allowed" says.
 import t from 'tap';
 import { forEachDatabase } from '@palisade/core/testing';
-import { providerBody, startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 
 const root: Caller = { user: 'root', groups: 'super-admin', tenant: 'platform' };
 

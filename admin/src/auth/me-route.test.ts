@@ -1,6 +1,6 @@
 import t from 'tap';
 import { forEachDatabase } from '@palisade/core/testing';
-import { startAdminApi } from '../admin-api/test-util.js';
+import { startAdminApi } from '../testing/admin-api.js';
 import { adminOpenApiDocument } from '../admin-api/openapi-document.js';
 
 t.test('GET /api/v1/me answers the forwarded caller with its roles, tenant and permissions', async (t) => {

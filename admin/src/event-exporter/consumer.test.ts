@@ -11,7 +11,7 @@ import { createExporterConsumer, SECURITY_EVENTS_STREAM } from './consumer.js';
 import { exporterDeadLetterStream } from './dead-letter.js';
 import { createExporterMetrics } from './metrics.js';
 import { exporterGroup } from './worker.js';
-import { exporterRecord, sampleEvent, startWebhookReceiver, until } from './test-peers.js';
+import { exporterRecord, sampleEvent, startWebhookReceiver, until } from '../testing/exporter-peers.js';
 
 /**
  * How long the destination is down in the outage scenario: long enough for the backoff to reach its

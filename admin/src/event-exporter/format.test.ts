@@ -1,7 +1,7 @@
 import t from 'tap';
 import { formatCef, escapeCefExtension, escapeCefHeader } from './cef-format.js';
 import { formatRfc3164, formatRfc5424, octetCounted, rfc3164Timestamp } from './syslog-format.js';
-import { sampleEvent } from './test-peers.js';
+import { sampleEvent } from '../testing/exporter-peers.js';
 
 const origin = { hostname: 'exp-host', procId: '4242' };
 const event = sampleEvent({ user_prompt: null, reasons: [] });

@@ -1,13 +1,13 @@
-// The kafka sink against the project's test broker (@palisade/hack startKafkaBroker), every
+// The kafka sink against the project's test broker (@palisade/testing startKafkaBroker), every
 // compression codec and SASL mechanism.
 import t from 'tap';
 import type { SecurityEvent } from '@palisade/core';
 import { createSecretBox } from '@palisade/core';
-import { startKafkaBroker } from '@palisade/hack';
+import { startKafkaBroker } from '@palisade/testing';
 import { createSink } from './create-sink.js';
 import { createFileLocks } from './file-sink.js';
 import { mapEvent } from './mapping.js';
-import { exporterRecord, sampleEvent } from './test-peers.js';
+import { exporterRecord, sampleEvent } from '../testing/exporter-peers.js';
 
 const secrets = createSecretBox('exporter-test-key');
 const locks = createFileLocks();

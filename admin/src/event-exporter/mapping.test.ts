@@ -1,7 +1,7 @@
 import t from 'tap';
 import { matchesFilters, type Exporter } from '@palisade/core';
 import { mapEvent } from './mapping.js';
-import { sampleEvent } from './test-peers.js';
+import { sampleEvent } from '../testing/exporter-peers.js';
 
 const event = sampleEvent(); // JAILBREAK_DETECTED, CRITICAL, tenant acme
 

@@ -9,7 +9,7 @@ import { createFileLocks } from './file-sink.js';
 import { mapEvent } from './mapping.js';
 import { DeliveryError, type ExportItem } from './sink.js';
 import { createSyslogSink } from './syslog-sink.js';
-import { closedPort, exporterRecord, sampleEvent, selfSignedCert, startStreamReceiver, startUdpReceiver, startWebhookReceiver } from './test-peers.js';
+import { closedPort, exporterRecord, sampleEvent, selfSignedCert, startStreamReceiver, startUdpReceiver, startWebhookReceiver } from '../testing/exporter-peers.js';
 
 const secrets = createSecretBox('exporter-test-key');
 const locks = createFileLocks();

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createSecretBox, PalisadeError } from '@palisade/core';
 import { createExporterTester } from './tester.js';
-import { closedPort, exporterRecord, selfSignedCert, startStreamReceiver, startWebhookReceiver } from './test-peers.js';
+import { closedPort, exporterRecord, selfSignedCert, startStreamReceiver, startWebhookReceiver } from '../testing/exporter-peers.js';
 
 const secrets = createSecretBox('exporter-test-key');
 const tester = createExporterTester({ secrets });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createMemoryStreams, parseEnv } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { createEventWriterComponent, EVENT_WRITER_ENV } from './component.js';
-import { gatewayEvents, storedEvents, until } from './test-util.js';
+import { gatewayEvents, storedEvents, until } from '../testing/event-writer.js';
 import { SECURITY_EVENTS_STREAM } from './writer.js';
 
 t.test('configuration: defaults and ranges', async (t) => {

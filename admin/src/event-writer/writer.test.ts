@@ -4,7 +4,7 @@ import { createEventRepository, createSecurityEvent, type Database, type EventSt
 import { forEachDatabase } from '@palisade/core/testing';
 import { parseBatch } from './batch.js';
 import { deadLetterStream } from './dead-letter.js';
-import { captureLogs, gatewayEvents, heldInserts, storedEvents, streamBackends, testStream, until } from './test-util.js';
+import { captureLogs, gatewayEvents, heldInserts, storedEvents, streamBackends, testStream, until } from '../testing/event-writer.js';
 import { createEventWriter, EVENT_WRITER_GROUP, type EventWriterOptions } from './writer.js';
 
 const backends = await streamBackends();

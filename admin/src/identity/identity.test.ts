@@ -3,7 +3,7 @@
 import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { forEachDatabase } from '@palisade/core/testing';
-import { startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { startAdminApi, type Caller } from '../testing/admin-api.js';
 import { hashPassword, verifyPasswordHash } from './password.js';
 import { createPostgresIdentityProvider } from './postgres-identity.js';
 

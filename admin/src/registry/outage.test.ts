@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createSecretBox, listen, type Database } from '@palisade/core';
 import { forEachDatabase, TEST_POSTGRES_URL } from '@palisade/core/testing';
 import { request } from 'undici';
-import { providerBody, startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 import { buildRegistry } from './build-registry.js';
 
 const admin: Caller = { user: 'alice', groups: 'admin', tenant: 'acme' };

@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createSecretBox, listen } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { request } from 'undici';
-import { providerBody } from '../admin-api/test-util.js';
+import { providerBody } from '../testing/admin-api.js';
 import { buildRegistry } from './build-registry.js';
 
 

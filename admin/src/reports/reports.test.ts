@@ -5,9 +5,9 @@ import { request } from 'undici';
 import { createSecretBox, type Database } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { standardRouteModules } from '../admin-api/standard-modules.js';
-import { identityHeaders, startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { identityHeaders, startAdminApi, type Caller } from '../testing/admin-api.js';
 import { createReportWorker } from './worker.js';
-import { MASKED_EMAIL, parseReportCsv, pdfPages, RAW_EMAIL, seedReportData } from './test-util.js';
+import { MASKED_EMAIL, parseReportCsv, pdfPages, RAW_EMAIL, seedReportData } from '../testing/reports.js';
 
 const OPERATOR: Caller = { user: 'oleg', groups: 'operator', tenant: 'acme' };
 const VIEWER: Caller = { user: 'vera', groups: 'viewer', tenant: 'acme' };

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyPublic, ApiKeyUpdate } from './api-key.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 t.test('create', async (t) => {
   t.same(parseOk(ApiKeyCreate, { name: 'ci' }), { name: 'ci' });

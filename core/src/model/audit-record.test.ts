@@ -6,7 +6,7 @@ import {
   AuditRecord,
   maskAuditBody,
 } from './audit-record.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 const record = {
   id: '6f2b8a9e-1c3d-4e5f-8a7b-9c0d1e2f3a4b',

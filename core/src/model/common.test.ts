@@ -2,7 +2,7 @@ import t from 'tap';
 import { z } from 'zod';
 import { HostPort, ListQuery, isHost, isHostPort, omitUnchanged, updateShape } from './common.js';
 import { ISO_639_1_CODES, isIso6391 } from './languages.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 t.test('updateShape: no defaults, nested objects partial, unions whole', async (t) => {
   const Spec = z.object({

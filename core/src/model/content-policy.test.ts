@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ContentPolicy, ContentPolicyCreate, ContentPolicyUpdate, POLICY_ACTION_STRICTNESS } from './content-policy.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 const base = { name: 'no-secrets', type: 'blocklist', rules: [{ kind: 'keyword', pattern: 'project x' }] };
 const withField = (patch: Record<string, unknown>) => ({ ...base, ...patch });

@@ -10,7 +10,7 @@ import {
   matchesFilters,
   parseDurationMs,
 } from './exporter.js';
-import { issuePaths, issuesOf, parseOk } from './test-util.js';
+import { issuePaths, issuesOf, parseOk } from '../testing/model.js';
 
 const make = (type: string, config: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   name: `${type}-1`,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { CONTENT_SAFETY_CATEGORIES } from './content-safety.js';
 import { Profile, ProfileCreate, ProfileSpec, ProfileUpdate } from './profile.js';
 import { NON_SUPPRESSIBLE_EVENT_TYPES, SUPPRESSIBLE_EVENT_TYPES } from './security-event.js';
-import { issuePaths, issuesOf, parseOk } from './test-util.js';
+import { issuePaths, issuesOf, parseOk } from '../testing/model.js';
 
 const providerId = '3f1c2a9e-8b7d-4c6e-9f0a-1b2c3d4e5f60';
 const base = { name: 'chat-prod', provider_id: providerId };

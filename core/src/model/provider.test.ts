@@ -9,7 +9,7 @@ import {
   ProviderUpdate,
   matchValueIssue,
 } from './provider.js';
-import { issuePaths, issuesOf, parseOk } from './test-util.js';
+import { issuePaths, issuesOf, parseOk } from '../testing/model.js';
 
 const base = {
   name: 'openai-prod',

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Report, ReportCreate } from './report.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 const base = { type: 'PII_DLP', format: 'CSV', period_start: '2025-01-01T00:00:00Z', period_end: '2025-01-31T23:59:59Z' };
 

@@ -5,7 +5,7 @@ import {
   RetentionSettingsCreate,
   RetentionSettingsUpdate,
 } from './retention-settings.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 t.test('defaults', async (t) => {
   const want = { audit_retention_days: 1095, event_retention_days: 90, detail_retention_days: 30, report_retention_days: 365 };

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { ROLE_NAMES, Role, RoleAssignment, RoleListItem, hasRoleAtLeast, highestRole } from './role.js';
-import { issuePaths, issuesOf, parseOk } from './test-util.js';
+import { issuePaths, issuesOf, parseOk } from '../testing/model.js';
 
 t.test('role names', async (t) => {
   t.same([...ROLE_NAMES], ['admin', 'operator', 'viewer', 'super-admin']);

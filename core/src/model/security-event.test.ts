@@ -11,7 +11,7 @@ import {
   createSecurityEvent,
   isSuppressible,
 } from './security-event.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 t.test('every event type of the spec, with its suppressibility', async (t) => {
   const spec: [string, boolean | null][] = [

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { User, UserCreate, UserUpdate } from './user.js';
-import { issuePaths, parseOk } from './test-util.js';
+import { issuePaths, parseOk } from '../testing/model.js';
 
 const base = { username: 'ivan', email: 'ivan.petrov@example.com', password: 'correct-horse', first_name: 'Ivan', last_name: 'Petrov' };
 

@@ -96,7 +96,7 @@ t.test('an aborted call answers at once and the pool goes on', async (t) => {
 
 t.test('a worker that dies fails its prompts with 503 and is replaced', async (t) => {
   const extension = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  const crashing = await createThreatWorkerPool({ workers: 1, workerScript: new URL(`./worker-exit.test-util.${extension}`, import.meta.url) });
+  const crashing = await createThreatWorkerPool({ workers: 1, workerScript: new URL(`../testing/threat-worker-exit.${extension}`, import.meta.url) });
   t.teardown(() => crashing.close());
   const error = await crashing.score('__exit__').catch((e: unknown) => e);
   t.ok(isPalisadeError(error) && error.code === 'SERVICE_UNAVAILABLE', 'SERVICE_UNAVAILABLE');

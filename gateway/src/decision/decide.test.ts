@@ -1,7 +1,7 @@
 import t from 'tap';
 import { DEFAULT_SEVERITY_BY_EVENT_TYPE } from '@palisade/core';
 import { decide } from './decide.js';
-import { entity, eventOf, eventsOf, makeProfile, ok, pii, policies, request, safety, skipped, threat } from './test-util.js';
+import { entity, eventOf, eventsOf, makeProfile, ok, pii, policies, request, safety, skipped, threat } from '../testing/decision.js';
 import { DecisionResult } from './types.js';
 
 const base = makeProfile();

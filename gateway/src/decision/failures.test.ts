@@ -1,6 +1,6 @@
 import t from 'tap';
 import { decide, decideFailSafe } from './decide.js';
-import { eventOf, eventsOf, failed, makeProfile, request, response, safety, threat, timeout, unavailable } from './test-util.js';
+import { eventOf, eventsOf, failed, makeProfile, request, response, safety, threat, timeout, unavailable } from '../testing/decision.js';
 
 t.test('timeout with action_on_timeout pass: ALLOW, FAIL_SAFE_TRIGGERED with action PASS', async (t) => {
   const profile = makeProfile({ action_on_timeout: 'pass', detector_timeout_ms: 1500 });

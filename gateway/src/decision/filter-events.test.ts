@@ -2,7 +2,7 @@ import t from 'tap';
 import { EVENT_TYPES, NON_SUPPRESSIBLE_EVENT_TYPES, SUPPRESSIBLE_EVENT_TYPES } from '@palisade/core';
 import { decide } from './decide.js';
 import { filterEvents } from './filter-events.js';
-import { failed, makeProfile, request, threat } from './test-util.js';
+import { failed, makeProfile, request, threat } from '../testing/decision.js';
 
 const all = EVENT_TYPES.map((event_type) => ({ event_type }));
 const typesOf = (events: Array<{ event_type: string }>) => events.map((e) => e.event_type);

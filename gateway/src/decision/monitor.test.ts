@@ -1,6 +1,6 @@
 import t from 'tap';
 import { decide } from './decide.js';
-import { entity, eventOf, eventsOf, makeProfile, pii, policies, request, threat } from './test-util.js';
+import { entity, eventOf, eventsOf, makeProfile, pii, policies, request, threat } from '../testing/decision.js';
 import { DecisionResult } from './types.js';
 
 const monitor = makeProfile({ monitor_only: true });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { decide } from './decide.js';
-import { entity, eventOf, eventsOf, makeProfile, pii, policies, response, safety, threat } from './test-util.js';
+import { entity, eventOf, eventsOf, makeProfile, pii, policies, response, safety, threat } from '../testing/decision.js';
 import { DecisionResult } from './types.js';
 
 const scanning = (response_scanning: Record<string, unknown>, extra: Record<string, unknown> = {}) =>

@@ -5,7 +5,7 @@ import { PalisadeError, listen } from '@palisade/core';
 import { createDecisionClient, createInProcessDecisionPoint } from './client.js';
 import { decide, decideFailSafe } from './decide.js';
 import { DECISION_PATH, DECISION_POINT_PORT, buildDecisionService } from './service.js';
-import { entity, makeProfile, pii, policies, request, threat } from './test-util.js';
+import { entity, makeProfile, pii, policies, request, threat } from '../testing/decision.js';
 import type { DecisionPoint } from './types.js';
 
 const profile = makeProfile();

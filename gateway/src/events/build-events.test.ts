@@ -1,7 +1,7 @@
 import t from 'tap';
 import { DEFAULT_SEVERITY_BY_EVENT_TYPE, SecurityEvent } from '@palisade/core';
 import { decide } from '../decision/decide.js';
-import { entity, failed, makeProfile, pii, request, threat } from '../decision/test-util.js';
+import { entity, failed, makeProfile, pii, request, threat } from '../testing/decision.js';
 import { buildSecurityEvents, EVENT_PROMPT_MAX_CHARS, type SecurityEventContext } from './build-events.js';
 
 const context: SecurityEventContext = {

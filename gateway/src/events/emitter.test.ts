@@ -2,10 +2,10 @@ import t, { type Test } from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SecurityEvent, type EventStream } from '@palisade/core';
 import { decide } from '../decision/decide.js';
-import { entity, makeProfile, pii, request, threat } from '../decision/test-util.js';
+import { entity, makeProfile, pii, request, threat } from '../testing/decision.js';
 import { buildSecurityEvents } from './build-events.js';
 import { createEventEmitter, type EventEmitter } from './emitter.js';
-import { failingAppends, startRedisProxy, streamBackends, testStream } from './streams.test-util.js';
+import { failingAppends, startRedisProxy, streamBackends, testStream } from '../testing/event-streams.js';
 
 const profile = makeProfile({ event_logging: { log_allow_decisions: true } });
 

@@ -5,10 +5,10 @@ import { createEventWriter } from '@palisade/admin';
 import { createEventRepository, type SecurityEvent } from '@palisade/core';
 import { forOneDatabase } from '@palisade/core/testing';
 import { decide } from '../decision/decide.js';
-import { entity, makeProfile, pii, request, threat } from '../decision/test-util.js';
+import { entity, makeProfile, pii, request, threat } from '../testing/decision.js';
 import { buildSecurityEvents } from './build-events.js';
 import { createEventEmitter } from './emitter.js';
-import { streamBackends, testStream } from './streams.test-util.js';
+import { streamBackends, testStream } from '../testing/event-streams.js';
 
 t.test('a request\'s events reach PostgreSQL with its trace id and every field', async (t) => {
   const backends = await streamBackends();

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createTranslationClient } from './translation-client.js';
-import { startTranslationPeer } from './translation-peer.test-util.js';
+import { startTranslationPeer } from '../testing/translation-peer.js';
 
 t.test('a 200 answer is the translation; token and trace id are sent', async (t) => {
   const peer = await startTranslationPeer();

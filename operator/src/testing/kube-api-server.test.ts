@@ -85,11 +85,11 @@ t.test('a manifest that breaks the CRD is refused with 422 Invalid', async (t) =
   t.match(longStatus.message, /status\.conditions\.0\.message/);
 });
 
-t.test('the kubectl examples (hack/examples) are admitted: the rules refuse only what they should', async (t) => {
+t.test('the kubectl examples (examples) are admitted: the rules refuse only what they should', async (t) => {
   const server = await startTestKubeApiServer();
   t.teardown(() => server.close());
   const custom = loadKubeConfig({ server: server.url }).makeApiClient(CustomObjectsApi);
-  const folder = fileURLToPath(new URL('../../../hack/examples/', import.meta.url));
+  const folder = fileURLToPath(new URL('../../../examples/', import.meta.url));
   const documents = readdirSync(folder)
     .filter((f) => f.endsWith('.yaml'))
     .flatMap((f) => parseAllDocuments(readFileSync(join(folder, f), 'utf8')).map((d) => d.toJS() as { kind: string; metadata: { name: string; namespace: string } } | null));

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { apiKeyRule, vendorKeyOf } from './api-key.js';
 
 const keys = (text: string) => found(text, 'API_KEY');

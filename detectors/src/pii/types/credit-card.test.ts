@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found, ruleFinds } from '../test-util.js';
+import { found, ruleFinds } from '../../testing/pii.js';
 import { creditCardRule } from './credit-card.js';
 
 const cards = (text: string) => found(text, 'CREDIT_CARD');

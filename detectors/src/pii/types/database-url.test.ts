@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { databaseUrlRule } from './database-url.js';
 
 const urls = (text: string) => found(text, 'DATABASE_URL');

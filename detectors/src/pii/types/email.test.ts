@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { emailRule } from './email.js';
 
 const emails = (text: string) => found(text, 'EMAIL');

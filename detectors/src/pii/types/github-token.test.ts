@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { githubTokenRule } from './github-token.js';
 
 const tokens = (text: string) => found(text, 'GITHUB_TOKEN');

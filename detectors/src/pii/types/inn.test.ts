@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { innRule } from './inn.js';
 
 const inns = (text: string) => found(text, 'INN');

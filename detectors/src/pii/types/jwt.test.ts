@@ -1,6 +1,6 @@
 import t from 'tap';
 import { detectPii } from '../detect.js';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { jwtRule } from './jwt.js';
 
 const jwts = (text: string) => found(text, 'JWT');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { passportRule } from './passport.js';
 
 const passports = (text: string) => found(text, 'PASSPORT_RF', { language: 'ru' });

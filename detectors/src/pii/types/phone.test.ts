@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found, ruleFinds } from '../test-util.js';
+import { found, ruleFinds } from '../../testing/pii.js';
 import { phoneRule, regionsFor } from './phone.js';
 
 const phones = (text: string, language = 'auto') => found(text, 'PHONE_NUMBER', { language });

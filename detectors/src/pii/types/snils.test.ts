@@ -1,5 +1,5 @@
 import t from 'tap';
-import { found } from '../test-util.js';
+import { found } from '../../testing/pii.js';
 import { snilsRule } from './snils.js';
 
 const snils = (text: string) => found(text, 'SNILS');

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createThreatFeatureExtractor, DEFAULT_THREAT_FEATURE_CONFIG } from '../features.js';
 import { featurizeThreatRows } from '../train/recipe.js';
-import { THREAT_SMOKE_RECIPE, THREAT_SMOKE_ROWS } from '../train/smoke-fixture.js';
+import { THREAT_SMOKE_RECIPE, THREAT_SMOKE_ROWS } from '../../testing/threat-smoke-fixture.js';
 import { evaluateThreatHeldOut } from './held-out.js';
 
 t.test('every row is scored once, by a model that never saw its source group', async (t) => {

@@ -6,7 +6,7 @@ import { ThreatModelMetadataSchema } from '../model-files.js';
 import { THREAT_SIGNAL_FAMILIES } from '../signals.js';
 import { threatShippableRows } from './dataset.js';
 import { buildThreatArtifacts, threatNoticeMarkdown } from './export.js';
-import { THREAT_SMOKE_RECIPE, THREAT_SMOKE_ROWS } from './smoke-fixture.js';
+import { THREAT_SMOKE_RECIPE, THREAT_SMOKE_ROWS } from '../../testing/threat-smoke-fixture.js';
 
 t.test('artifacts: metadata names the ONNX bytes by hash and passes its schema', async (t) => {
   const calibration = { a: 0.7, b: -0.5, ruleWeights: THREAT_SIGNAL_FAMILIES.map((_, k) => k / 10) };

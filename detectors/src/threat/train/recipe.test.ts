@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createThreatFeatureExtractor, DEFAULT_THREAT_FEATURE_CONFIG } from '../features.js';
 import { featurizeThreatRows, threatExamples, threatGroupFolds, threatRowScore, trainThreatModel } from './recipe.js';
-import { THREAT_SMOKE_RECIPE as recipe, THREAT_SMOKE_ROWS as rows } from './smoke-fixture.js';
+import { THREAT_SMOKE_RECIPE as recipe, THREAT_SMOKE_ROWS as rows } from '../../testing/threat-smoke-fixture.js';
 
 t.test('folds never split a source group and are reproducible', async (t) => {
   const featurized = featurizeThreatRows(rows, createThreatFeatureExtractor({ ...DEFAULT_THREAT_FEATURE_CONFIG, dimensionsLog2: 12 }));

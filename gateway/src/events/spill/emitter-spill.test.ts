@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createMemoryStreams, SecurityEvent, type EventStream } from '@palisade/core';
 import { buildSecurityEvents } from '../build-events.js';
 import { createEventEmitter, type EventEmitter } from '../emitter.js';
-import { failingAppends, testStream } from '../streams.test-util.js';
+import { failingAppends, testStream } from '../../testing/event-streams.js';
 import { openEventSpill } from './spill.js';
 
 /** Two events per request (PII_DETECTED and REQUEST_SANITIZED, which can never be suppressed), trace ids `<label>-<i>`. */

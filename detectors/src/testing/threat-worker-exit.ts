@@ -6,4 +6,4 @@ import type { WorkerRequest } from '../workers/protocol.js';
 parentPort?.on('message', (message: WorkerRequest<string>) => {
   if (message.type === 'run' && message.input === '__exit__') process.exit(3);
 });
-await import('./worker-main.js');
+await import('../threat/worker-main.js');

@@ -1,4 +1,4 @@
-// hack/examples/ are valid configuration: each custom resource, turned back into the admin API's
+// examples/ are valid configuration: each custom resource, turned back into the admin API's
 // snake_case body (refs resolved the way the operator resolves them), passes the same core model the
 // API validates with; every ref names an object of the examples; and, once crds/ exists, every resource
 // matches its CRD's schema. The kind end-to-end script is at least valid bash.
@@ -10,10 +10,10 @@ import { Ajv } from 'ajv';
 import t from 'tap';
 import { parseAllDocuments } from 'yaml';
 import { ContentPolicyCreate, ExporterCreate, ProfileCreate, ProviderCreate } from '@palisade/core';
-import type { KubeObject } from './render-chart.js';
+import type { KubeObject } from '@palisade/testing';
 
 const EXAMPLES = fileURLToPath(new URL('../../examples/', import.meta.url));
-const CRDS = fileURLToPath(new URL('../../../charts/palisade/crds/', import.meta.url));
+const CRDS = fileURLToPath(new URL('../palisade/crds/', import.meta.url));
 
 const objects: KubeObject[] = readdirSync(EXAMPLES)
   .filter((f) => f.endsWith('.yaml'))

@@ -1,5 +1,5 @@
 // The role × tenant matrix of the Admin API as data: one row per route with the permission it needs,
-// what the call needs to exist first, and its success status. access-matrix.test.ts runs every row
+// what the call needs to exist first, and its success status. admin-api/access-matrix.test.ts runs every row
 // for every role and for the caller's own and another tenant, and fails when a registered /api/v1
 // route has no row here.
 import { tmpdir } from 'node:os';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { createEventRepository, createReportRepository, createSecretBox, createSecurityEvent, type SecurityEvent } from '@palisade/core';
 import type { Permission } from '../auth/contract.js';
 import { createExporterOperations } from '../exporters/operations.js';
-import { contentPolicyBody, providerBody } from './test-util.js';
-import type { AdminApi } from './build-admin-api.js';
+import { contentPolicyBody, providerBody } from './admin-api.js';
+import type { AdminApi } from '../admin-api/build-admin-api.js';
 
 export interface PreparedCall {
   path: string;

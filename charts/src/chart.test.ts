@@ -5,10 +5,9 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import t from 'tap';
-import { envOf, find, ingressAllowed, ofKind, podLabels, podSpec } from './kube.js';
-import { readChartValues, renderChart, type KubeObject } from './render-chart.js';
+import { envOf, find, ingressAllowed, ofKind, podLabels, podSpec, readChartValues, renderChart, type KubeObject } from '@palisade/testing';
 
-const CHART = fileURLToPath(new URL('../../../charts/palisade/', import.meta.url));
+const CHART = fileURLToPath(new URL('../palisade/', import.meta.url));
 
 /** The spec's "Components" table (and the components the CLI adds): command, port, liveness path. */
 const SPEC_COMPONENTS = [

@@ -1,8 +1,8 @@
 // Helpers of the PII tests: what the whole pipeline reports for a text, by type.
 import type { PiiType } from '@palisade/core';
-import { detectPii, type PiiDetectOptions } from './detect.js';
-import type { PiiRule } from './rule.js';
-import { createScanInput } from './scan-input.js';
+import { detectPii, type PiiDetectOptions } from '../pii/detect.js';
+import type { PiiRule } from '../pii/rule.js';
+import { createScanInput } from '../pii/scan-input.js';
 
 /** Values of the entities of `type` that detectPii reports (direction output: every type). */
 export function found(text: string, type: PiiType, options: PiiDetectOptions = {}): string[] {

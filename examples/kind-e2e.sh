@@ -4,15 +4,15 @@
 # NOT RUN IN CI, and it cannot run in the development sandbox: it needs Docker, kind, kubectl, helm
 # and curl on the PATH, and pulls postgres/redis images from Docker Hub. Run it on a workstation:
 #
-#   hack/examples/kind-e2e.sh            # create, install, check, delete the cluster
-#   KEEP_CLUSTER=1 hack/examples/kind-e2e.sh   # leave the cluster up to look around
+#   examples/kind-e2e.sh            # create, install, check, delete the cluster
+#   KEEP_CLUSTER=1 examples/kind-e2e.sh   # leave the cluster up to look around
 #
 # What it does:
 #   1. creates the kind cluster "$CLUSTER" (reuses it when it exists);
 #   2. builds the image from the repository's Dockerfile and loads it into the cluster (no registry);
 #   3. starts a PostgreSQL and a Redis in namespace palisade-deps (throwaway, no persistence);
 #   4. helm-installs charts/palisade (CRDs included) without GPUs and with the bundled mock LLM;
-#   5. applies hack/examples/ and points the example provider at the mock LLM instead of OpenAI;
+#   5. applies examples/ and points the example provider at the mock LLM instead of OpenAI;
 #   6. sends chat calls through the gateway: a harmless one must be allowed
 #      (X-Service-Decision: allow, the mock's "Echo:" answer), a jailbreak must be blocked.
 # It exits non-zero on the first failed step.
@@ -22,7 +22,7 @@ CLUSTER="${CLUSTER:-palisade-e2e}"
 NAMESPACE="${NAMESPACE:-palisade}"
 IMAGE="${IMAGE:-palisade:e2e}"
 GATEWAY_PORT="${GATEWAY_PORT:-18085}"
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 log() { printf '\n==> %s\n' "$*"; }
 fail() { printf '\nFAILED: %s\n' "$*" >&2; exit 1; }
@@ -112,8 +112,8 @@ helm upgrade --install palisade "$ROOT/charts/palisade" \
   --wait --timeout 10m
 
 log "5. example resources"
-kubectl apply -f "$ROOT/hack/examples/00-namespace.yaml"
-kubectl apply -f "$ROOT/hack/examples/"
+kubectl apply -f "$ROOT/examples/00-namespace.yaml"
+kubectl apply -f "$ROOT/examples/"
 # The example provider targets OpenAI; here it goes to the bundled mock LLM, which echoes the prompt.
 kubectl -n palisade-examples patch provider openai-chat --type merge \
   -p "{\"spec\":{\"targetBaseUrl\":\"http://palisade-mock-llm.$NAMESPACE.svc:8070\"}}"

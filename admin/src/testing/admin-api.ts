@@ -3,7 +3,7 @@ import type { Test } from 'tap';
 import { createSecretBox, listen, type Database } from '@palisade/core';
 import { request } from 'undici';
 import { createPostgresIdentityProvider } from '../identity/postgres-identity.js';
-import { buildAdminApi, type AdminApiDeps } from './build-admin-api.js';
+import { buildAdminApi, type AdminApiDeps } from '../admin-api/build-admin-api.js';
 
 export interface Caller {
   user: string;

@@ -12,7 +12,7 @@ import type {
   DecisionPiiEntity,
   DecisionResult,
   DetectorOutcome,
-} from './types.js';
+} from '../decision/types.js';
 
 /** A stored ACTIVE profile; `spec` is the writable part (nested blocks get their defaults). */
 export function makeProfile(spec: Record<string, unknown> = {}): Profile {
