@@ -96,74 +96,101 @@ export interface ScannerOptions {
   tracer?: Tracer | undefined;
 }
 
+type AnswerOutcomes = { pii: DetectorOutcome<unknown>; content_policy: DetectorOutcome<unknown>; content_safety: DetectorOutcome<unknown> };
+
+/** Runs the response side's detectors on the answer text in parallel; those the profile turns off are skipped. */
+async function detectInAnswer(detectors: InspectionDetectors, request: ScanResponse, text: string, tracer: Tracer | undefined) {
+  const { profile } = request;
+  const settings = profile.response_scanning;
+  const timeoutMs = profile.detector_timeout_ms;
+  const call = { traceId: request.traceId };
+  const span = (detector: string) => ({ tracer, parent: request.traceContext, detector });
+  const policies = profilePolicies(profile, request.snapshot, 'response');
+  const guardResponses = contentSafetyOnResponses(profile);
+  const [pii, contentPolicy, contentSafety] = await Promise.all([
+    settings.pii_mode === 'disabled'
+      ? skipped('response PII scanning is disabled')
+      : runDetector(
+          (signal, traceContext) =>
+            detectors.pii.detect(
+              { text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
+              { ...call, signal, traceContext },
+            ),
+          timeoutMs,
+          span('pii'),
+        ),
+    policies.length === 0
+      ? skipped('no active response content policy in the profile')
+      : runDetector(
+          (signal, traceContext) => detectors.contentPolicy.detect({ text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
+          timeoutMs,
+          span('content_policy'),
+        ),
+    !guardResponses
+      ? skipped('content safety on responses is off in the profile')
+      : text.trim() === ''
+        ? skipped('no answer text to check')
+        : runDetector(
+            (signal, traceContext) =>
+              detectors.contentSafety.detect(
+                {
+                  text: clipForGuard(text),
+                  blocked_categories: guardResponses.blockedCategories,
+                  role: 'response',
+                  ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
+                },
+                { ...call, signal, traceContext },
+              ),
+            timeoutMs,
+            span('content_safety'),
+          ),
+  ]);
+  return { pii, content_policy: contentPolicy, content_safety: contentSafety };
+}
+
+/** The decision point's verdict on the answer, or the profile's fail-safe when it cannot answer. */
+async function decideOnAnswer(detectors: InspectionDetectors, request: ScanResponse, outcomes: AnswerOutcomes, tracer: Tracer | undefined): Promise<ResponseDecisionResult> {
+  const { profile } = request;
+  try {
+    // The detector answers are wider than the decision input's view of them (extra fields).
+    const input = { profile, direction: 'response' as const, ...outcomes } as unknown as DecisionInput & { direction: 'response' };
+    return await inSpan(tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { traceId: request.traceId, traceContext }), {
+      attributes: { 'palisade.side': 'response' },
+    });
+  } catch (error) {
+    return decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
+  }
+}
+
 export function createResponseScanner(detectors: InspectionDetectors, options: ScannerOptions = {}) {
-  const { slicer, timings } = options;
+  const { slicer, timings, tracer } = options;
   const observeWait = timings ? (ms: number) => timings.observe('response', 'turn_wait', ms) : undefined;
+
+  const emitEvents = (request: ScanResponse, result: ResponseDecisionResult, outcomes: AnswerOutcomes, unredactable: boolean, processingMs: number): void => {
+    if (!options.events || result.events.length === 0) return;
+    const now = new Date();
+    const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
+    const drafts = unredactable ? [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }] : result.events;
+    const { profile } = request;
+    options.events.emitLater(
+      traceEmission(tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
+    );
+  };
+
   return async function scan(request: ScanResponse): Promise<ResponseScan | null> {
     const { profile } = request;
-    const settings = profile.response_scanning;
-    if (!settings.enabled) return null;
+    if (!profile.response_scanning.enabled) return null;
     const started = performance.now();
     const wait = slicer?.turn(observeWait);
     if (wait) await wait;
     const scanned = answerText(request.answer, request.mapping);
-    const timeoutMs = profile.detector_timeout_ms;
-    const call = { traceId: request.traceId };
-    const policies = profilePolicies(profile, request.snapshot, 'response');
-    const guardResponses = contentSafetyOnResponses(profile);
-    const [pii, contentPolicy, contentSafety] = await Promise.all([
-      settings.pii_mode === 'disabled'
-        ? skipped('response PII scanning is disabled')
-        : runDetector(
-            (signal, traceContext) =>
-              detectors.pii.detect(
-                { text: scanned.text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
-                { ...call, signal, traceContext },
-              ),
-            timeoutMs,
-            { tracer: options.tracer, parent: request.traceContext, detector: 'pii' },
-          ),
-      policies.length === 0
-        ? skipped('no active response content policy in the profile')
-        : runDetector(
-            (signal, traceContext) => detectors.contentPolicy.detect({ text: scanned.text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
-            timeoutMs,
-            { tracer: options.tracer, parent: request.traceContext, detector: 'content_policy' },
-          ),
-      !guardResponses
-        ? skipped('content safety on responses is off in the profile')
-        : scanned.text.trim() === ''
-          ? skipped('no answer text to check')
-          : runDetector(
-              (signal, traceContext) =>
-                detectors.contentSafety.detect(
-                  {
-                    text: clipForGuard(scanned.text),
-                    blocked_categories: guardResponses.blockedCategories,
-                    role: 'response',
-                    ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
-                  },
-                  { ...call, signal, traceContext },
-                ),
-              timeoutMs,
-              { tracer: options.tracer, parent: request.traceContext, detector: 'content_safety' },
-            ),
-    ]);
+    const outcomes = await detectInAnswer(detectors, request, scanned.text, tracer);
 
     const deciding = timings ? performance.now() : 0;
-    let result: ResponseDecisionResult;
-    try {
-      // The detector answers are wider than the decision input's view of them (extra fields).
-      const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy, content_safety: contentSafety } as unknown as DecisionInput & { direction: 'response' };
-      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { ...call, traceContext }), {
-        attributes: { 'palisade.side': 'response' },
-      });
-    } catch (error) {
-      result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
-    }
+    const result = await decideOnAnswer(detectors, request, outcomes, tracer);
     if (timings) {
       timings.observe('response', 'decision', performance.now() - deciding);
-      observeOutcomes(timings, 'response', { pii, content_policy: contentPolicy, content_safety: contentSafety });
+      observeOutcomes(timings, 'response', outcomes);
     }
     let body = request.answer.body;
     let effective = result.effective;
@@ -177,24 +204,14 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
       timings.observe('response', 'total', processingMs);
       timings.decided('response', effective, result.events.some((e) => e.event_type === 'FAIL_SAFE_TRIGGERED'));
     }
-    if (options.events && result.events.length > 0) {
-      const now = new Date();
-      const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
-      const drafts = effective === result.effective ? result.events : [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }];
-      const outcomes = { pii, content_policy: contentPolicy, content_safety: contentSafety };
-      options.events.emitLater(
-        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
-      );
-    }
+    emitEvents(request, result, outcomes, effective !== result.effective, processingMs);
     if (effective === 'BLOCK') {
       throw new PalisadeError('RESPONSE_BLOCKED', {
         status: result.block?.status ?? profile.block_status_code,
         reasons: result.reasons.length ? result.reasons : ['the answer could not be redacted safely'],
       });
     }
-    const inspectionHeader = profile.event_logging.inspection_header
-      ? formatInspectionHeader(inspectionChecks('response', { pii, content_policy: contentPolicy, content_safety: contentSafety }, profile))
-      : undefined;
+    const inspectionHeader = profile.event_logging.inspection_header ? formatInspectionHeader(inspectionChecks('response', outcomes, profile)) : undefined;
     return { result, body, processingMs, ...(inspectionHeader !== undefined ? { inspectionHeader } : {}) };
   };
 }
