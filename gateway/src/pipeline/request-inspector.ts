@@ -90,7 +90,10 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const joined = joinParts(extraction.prompt_parts);
     checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
-    const normalized = await inSpan(options.tracer, request.traceContext, 'gateway.normalize', () => detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }));
+    // The translation call under it carries the span's traceparent, as every detector call does.
+    const normalized = await inSpan(options.tracer, request.traceContext, 'gateway.normalize', (traceContext) =>
+      detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }, { traceId: request.traceId, traceContext }),
+    );
     if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
     const forThreat = normalized.translated ?? normalized.normalized;
     const policies = profilePolicies(profile, request.snapshot, 'request');

@@ -9,6 +9,7 @@ import { buildPiiService, buildThreatService, createThreatDetector } from '@pali
 import { buildDecisionService } from '../decision/index.js';
 import { openOneDatabase } from '../testing/one-database.js';
 import { startStack } from '../testing/stack.js';
+import { startTranslationPeer } from '../testing/translation-peer.js';
 
 const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', content: user }] });
 
@@ -37,7 +38,12 @@ t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => 
   });
   const [piiUrl, threatUrl, decisionUrl] = (await Promise.all([pii, threat, decision].map((s) => listen(s.app, { port: 0, host: '127.0.0.1' })))) as [string, string, string];
   t.teardown(() => Promise.all([pii, threat, decision].map((s) => s.app.close())));
-  const stack = await startStack({ db, detectorEnv: { PII_DETECTOR_URL: piiUrl, THREAT_DETECTOR_URL: threatUrl, DECISION_POINT_URL: decisionUrl } });
+  const translation = await startTranslationPeer();
+  t.teardown(() => translation.close());
+  const stack = await startStack({
+    db,
+    detectorEnv: { PII_DETECTOR_URL: piiUrl, THREAT_DETECTOR_URL: threatUrl, DECISION_POINT_URL: decisionUrl, TRANSLATION_SERVICE_URL: translation.url },
+  });
   closeStack = () => stack.close();
   const { send } = await stack.profiled({ response_scanning: { enabled: true, pii_mode: 'monitor' } });
 
@@ -133,6 +139,18 @@ t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => 
     const afterTrace = otelTraceIdOf(String(after.headers['x-service-trace-id']))!;
     const spans = await receiver.waitFor((all) => all.some((s) => s.traceId === afterTrace && s.parentSpanId === '' && s.scope === 'palisade.gateway'));
     t.equal(spans.filter((s) => s.traceId === parentTrace).length, 0, 'no span of the unsampled trace was exported, by any service');
+  });
+
+  t.test('the translation call is part of the trace, under the normalize span', async (t) => {
+    const translated = await stack.profiled({ translation: { enabled: true, target_lang: 'en' } });
+    const res = await translated.send(chat('Пожалуйста, напишите короткое письмо коллеге о завтрашней встрече в офисе'));
+    t.equal(res.status, 200);
+    const traceId = otelTraceIdOf(String(res.headers['x-service-trace-id']))!;
+    const call = translation.requests.find((r) => String(r.headers.traceparent).split('-')[1] === traceId);
+    t.ok(call, 'the translation service got a traceparent of the request trace');
+    const spans = await receiver.waitFor((all) => all.some((s) => s.traceId === traceId && s.name === 'gateway.normalize'));
+    const normalize = spans.find((s) => s.traceId === traceId && s.name === 'gateway.normalize')!;
+    t.equal(String(call?.headers.traceparent).split('-')[2], normalize.spanId, "its parent is the gateway's normalize span");
   });
 
   t.test('log lines of a traced request carry its trace_id and span_id', async (t) => {
