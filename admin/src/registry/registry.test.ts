@@ -27,7 +27,7 @@ t.test('registry over real HTTP', async (t) => {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await res.body.text();
-      return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+      return { status: res.statusCode, body: text ? JSON.parse(text) : undefined, headers: res.headers };
     };
 
     t.test('create: DRAFT with defaults; invalid data is a 400 naming the field', async (t) => {
@@ -106,6 +106,22 @@ t.test('registry over real HTTP', async (t) => {
       t.same(put.body.pii.types, ['EMAIL'], 'a partial update keeps what it does not name');
       const got = await call('GET', `/api/v1/profiles/${a.body.id}`);
       t.equal(got.body.id, a.body.id);
+      t.equal(got.headers.warning, undefined, 'a profile without surprises has no warning');
+    });
+
+    t.test('profiles: settings whose effect is easy to miss are answered as Warning headers, not refused', async (t) => {
+      const { body: provider } = await call('POST', '/api/v1/providers', providerBody());
+      await call('POST', `/api/v1/providers/${provider.id}/activate`);
+      const created = await call('POST', '/api/v1/profiles', { name: `pw-${randomUUID().slice(0, 6)}`, provider_id: provider.id, response_scanning: { content_safety_enabled: true } });
+      t.equal(created.status, 201);
+      t.match(String(created.headers.warning), /^299 - ".*streamed answers are buffered and sent when complete"$/);
+      const off = await call('PUT', `/api/v1/profiles/${created.body.id}`, { response_scanning: { enabled: false, pii_mode: 'mask' } });
+      const warnings = [off.headers.warning].flat().map(String);
+      t.equal(warnings.length, 2, 'one header line per warning');
+      t.match(warnings[0], /answers are not checked/);
+      t.match(warnings[1], /answers are not scanned for PII/);
+      t.match(String((await call('GET', `/api/v1/profiles/${created.body.id}`)).headers.warning), /answers are not checked/);
+      t.match(String((await call('POST', `/api/v1/profiles/${created.body.id}/activate`)).headers.warning), /answers are not checked/);
     });
 
     t.test('sync/force and health-check', async (t) => {

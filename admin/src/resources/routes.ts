@@ -2,7 +2,7 @@
 // routes, mounted by the registry (port 8000, the spec's internal API) and by the Admin API, each with
 // its own access hook. The routes call the resources' operation objects (state rules, errors, change
 // publishing); the hook decides who may call and which tenant a call acts on.
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import {
   ApiKeyCreate,
@@ -22,6 +22,7 @@ import {
   Provider,
   ProviderCreate,
   ProviderUpdate,
+  profileWarnings,
   type ResourceRepository,
   type ResourceStore,
   type StoredRecord,
@@ -64,6 +65,17 @@ const StatusListQuery = ListQuery.extend({ status: z.enum(LIFECYCLE_STATUSES).op
 const ProfileListQuery = StatusListQuery.extend({ provider_id: z.string().optional() });
 const KeyListQuery = ListQuery.extend({ tenant_id: z.string().min(1).optional() });
 const HealthQuery = TenantQuery.extend({ performed_by: z.string().min(1).max(255).optional() });
+
+/**
+ * A profile answer carries its warnings as `Warning: 299 - "…"` headers (RFC 7234's "miscellaneous
+ * persistent warning", the form kubectl prints for admission warnings), so scripts and the operator
+ * see them without a change to the profile's schema.
+ */
+function warnAbout(reply: FastifyReply, profile: Profile): Profile {
+  const warnings = profileWarnings(profile);
+  if (warnings.length > 0) reply.header('warning', warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+  return profile;
+}
 
 export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRouteDeps): void {
   const { access } = deps;
@@ -150,18 +162,20 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     });
     app.post('/api/v1/profiles', {
       ...write,
-      schema: routeSchema({ tags, summary: 'Create a security profile (DRAFT) for an ACTIVE provider', body: ProfileCreate, querystring: TenantQuery, response: { 201: Profile } }),
-      handler: async (request, reply) => reply.code(201).send(await profiles.create(request.body, createTenant(request))),
+      schema: routeSchema({ tags, summary: 'Create a security profile (DRAFT) for an ACTIVE provider',
+        description: 'Settings whose effect is easy to miss (e.g. content safety on responses with incremental streaming) are answered as `Warning: 299` headers.',
+        body: ProfileCreate, querystring: TenantQuery, response: { 201: Profile } }),
+      handler: async (request, reply) => reply.code(201).send(warnAbout(reply, await profiles.create(request.body, createTenant(request)))),
     });
     app.get('/api/v1/profiles/:id', {
       ...read,
       schema: routeSchema({ tags, summary: 'Get a security profile', ...itemParams, response: { 200: Profile } }),
-      handler: async (request) => profiles.get(idOf(request), await itemTenant(request, repo)),
+      handler: async (request, reply) => warnAbout(reply, await profiles.get(idOf(request), await itemTenant(request, repo))),
     });
     app.put('/api/v1/profiles/:id', {
       ...write,
       schema: routeSchema({ tags, summary: 'Update a security profile (nested settings merge field by field)', body: ProfileUpdate, ...itemParams, response: { 200: Profile } }),
-      handler: async (request) => profiles.update(idOf(request), request.body, await itemTenant(request, repo)),
+      handler: async (request, reply) => warnAbout(reply, await profiles.update(idOf(request), request.body, await itemTenant(request, repo))),
     });
     app.delete('/api/v1/profiles/:id', {
       ...remove,
@@ -175,7 +189,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
       app.post(`/api/v1/profiles/:id/${move}`, {
         ...write,
         schema: routeSchema({ tags, summary: `${move} a security profile`, ...itemParams, response: { 200: Profile } }),
-        handler: async (request) => profiles[move](idOf(request), await itemTenant(request, repo)),
+        handler: async (request, reply) => warnAbout(reply, await profiles[move](idOf(request), await itemTenant(request, repo))),
       });
     }
   }

@@ -27,6 +27,7 @@ export * from './content-safety.js';
 export * from './security-event.js';
 export * from './provider.js';
 export * from './profile.js';
+export * from './profile-warnings.js';
 export * from './content-policy.js';
 export * from './exporter.js';
 export * from './audit-record.js';

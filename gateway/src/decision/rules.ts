@@ -1,6 +1,6 @@
 // One rule per detector: what its result means under the profile, for a request or a response
 // (README.md, "Rules"). Each rule records levels, reasons and cause events in the findings.
-import { VERDICT_SCORE, type ContentSafetyCategory, type PiiType, type Profile, type ResponsePiiMode } from '@palisade/core';
+import { VERDICT_SCORE, contentSafetyOnAnswers, type ContentSafetyCategory, type PiiType, type Profile, type ResponsePiiMode } from '@palisade/core';
 import { BLOCK, SANITIZE, WOULD_BLOCK, addEvent, raise, type Findings } from './findings.js';
 import type {
   ContentPolicyResult,
@@ -91,8 +91,7 @@ export function applyPii(f: Findings, mode: NonNullable<ReturnType<typeof piiMod
 }
 
 export function contentSafetyEnabled(profile: Profile, direction: DecisionDirection): boolean {
-  if (direction === 'request') return profile.content_safety.enabled;
-  return profile.content_safety.response_enabled || profile.response_scanning.content_safety_enabled;
+  return direction === 'request' ? profile.content_safety.enabled : contentSafetyOnAnswers(profile);
 }
 
 /** Request: blocked_categories. Response: the union of both response_blocked_categories lists. */
