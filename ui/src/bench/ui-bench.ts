@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseArgs } from 'node:util';
-import { createEventRepository, createSecurityEvent, openDatabase, type SecurityEvent } from '@palisade/core';
+import { randomUUID } from 'node:crypto';
+import { USAGE_LATENCY_BUCKETS, createEventRepository, createSecurityEvent, createUsageRepository, openDatabase, type SecurityEvent, type UsageRollup } from '@palisade/core';
 import { launchChromium } from '@palisade/core/testing/browser';
 import { DEFAULT_WEB_ROOT } from '../server/ui-server.js';
 import { startStack } from '../testing/stack.js';
@@ -34,15 +35,42 @@ async function seed(dataDir: string, count: number) {
     const at = new Date(now - Math.floor((i / count) * 23 * 3600_000));
     await events.insert(createSecurityEvent({ tenant_id: 'dev-test', trace_id: `bench-${i}`, ...kind }, at));
   }
+  // The request figures come from the gateways' usage rollups: a minute row for each of the 23 hours,
+  // REQUESTS_PER_MINUTE calls each, as an event writer stores them.
+  const rollups: UsageRollup[] = [];
+  const firstMinute = Math.floor(now / 60_000) * 60_000 - 23 * 3600_000;
+  for (let minute = 0; minute < 23 * 60; minute++) {
+    const buckets = Array.from({ length: USAGE_LATENCY_BUCKETS }, (_, i) => (i === 2 ? REQUESTS_PER_MINUTE : 0));
+    rollups.push({
+      minute: new Date(firstMinute + minute * 60_000).toISOString(),
+      tenant_id: 'dev-test',
+      provider_id: 'bench-provider',
+      provider_name: 'bench',
+      model: 'gpt-x',
+      decision: 'ALLOW',
+      status_class: '2xx',
+      inspected: true,
+      requests: REQUESTS_PER_MINUTE,
+      usage_reported: REQUESTS_PER_MINUTE,
+      input_tokens: REQUESTS_PER_MINUTE * 120,
+      output_tokens: REQUESTS_PER_MINUTE * 300,
+      latency_ms_sum: REQUESTS_PER_MINUTE * 180,
+      latency_buckets: buckets,
+    });
+  }
+  await createUsageRepository(db).storeBatch({ kind: 'usage', batch_id: randomUUID(), source: 'ui-bench', rollups });
   await db.close();
+  return rollups.length * REQUESTS_PER_MINUTE;
 }
+
+const REQUESTS_PER_MINUTE = 30;
 
 async function main() {
   const { values } = parseArgs({ options: { events: { type: 'string', default: '10000' } } });
   const count = Number(values.events);
   const jsGzip = firstPageJsGzipBytes();
   const dataDir = mkdtempSync(join(tmpdir(), 'palisade-ui-bench-'));
-  await seed(dataDir, count);
+  const requests = await seed(dataDir, count);
   const stops: Array<() => void> = [];
   try {
     const urls = await startStack((stop) => stops.push(stop), { PALISADE_DATA_DIR: dataDir });
@@ -53,10 +81,15 @@ async function main() {
         const page = await browser.newPage();
         const started = Date.now();
         await page.goto(urls.ui!);
-        await page.waitForFunction(() => {
-          const text = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('[data-testid="total-requests"] p:last-child')?.textContent;
-          return text !== undefined && text !== null && /^\d+$/.test(text) && Number(text) > 0;
-        }, undefined, { timeout: 60_000 });
+        // Rendered means the figures of the seeded data are on the page, not only the page's frame.
+        await page.waitForFunction(
+          (expected) => {
+            const text = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document.querySelector('[data-testid="total-requests"] [data-testid="total-value"]')?.textContent;
+            return text === String(expected);
+          },
+          requests,
+          { timeout: 60_000 },
+        );
         await page.locator('.recharts-surface').first().waitFor();
         runs.push(Date.now() - started);
         await page.close();
