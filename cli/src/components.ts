@@ -61,6 +61,27 @@ export interface ComponentDefinition {
   start(ctx: ComponentContext, port: number, host: string): Promise<RunningComponent>;
 }
 
+/** What every detector-like service is built with: the process's logger and the internal-call token. */
+type ServiceCommon = { logger: ComponentContext['logger']; internalToken: string | undefined };
+
+/** A detector-like service: its fastify app, built with the common options, served on its port. */
+function serviceComponent(
+  name: string,
+  port: number,
+  description: string,
+  build: (ctx: ComponentContext, common: ServiceCommon) => Promise<{ app: Service['app'] }> | { app: Service['app'] },
+): ComponentDefinition {
+  return {
+    name,
+    port,
+    description,
+    async start(ctx, port, host) {
+      const { app } = await build(ctx, { logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
+      return serve(app, port, host);
+    },
+  };
+}
+
 /** Ports of our own for the two components without an HTTP API (health and metrics only). */
 export const EVENT_WRITER_PORT = 8092;
 export const OPERATOR_PORT = 8093;
@@ -81,81 +102,27 @@ export const COMPONENTS: readonly ComponentDefinition[] = [
       return { url, close: () => mock.close() };
     },
   },
-  {
-    name: 'pii',
-    port: PII_DETECTOR_PORT,
-    description: 'PII Detector: every PII type of the spec with checksums, masks and trusted entities',
-    async start(ctx, port, host) {
-      const { app } = buildPiiService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      return serve(app, port, host);
-    },
-  },
-  {
-    name: 'threat',
-    port: THREAT_DETECTOR_PORT,
-    description: 'Threat Detector: the ONNX jailbreak / prompt-injection classifier (English and Russian)',
-    async start(ctx, port, host) {
-      // The model is the context's: shared with the gateway's in-process pipeline, closed with the context.
-      const detector = await ctx.threatDetector();
-      const { app } = buildThreatService({ detector, closeDetector: false, logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      return serve(app, port, host);
-    },
-  },
-  {
-    name: 'content-policy',
-    port: CONTENT_POLICY_PORT,
-    description: 'Content Policy Service: blocklists, allowlists and language policies on RE2',
-    async start(ctx, port, host) {
-      const { app } = buildContentPolicyService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      return serve(app, port, host);
-    },
-  },
-  {
-    name: 'translation',
-    port: TRANSLATION_SERVICE_PORT,
-    description: 'Translation Service: Marian ONNX model from TRANSLATION_MODEL_DIR (503 without one)',
-    async start(ctx, port, host) {
-      const { app } = buildTranslationService({ env: loadTranslationEnv(ctx.env), logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      return serve(app, port, host);
-    },
-  },
-  {
-    name: 'content-safety',
-    port: CONTENT_SAFETY_SERVICE_PORT,
-    description: 'Content Safety: the Qwen3Guard-Gen guard model behind CONTENT_SAFETY_MODEL_URL (503 without one)',
-    async start(ctx, port, host) {
-      const { app } = buildContentSafetyService({ env: loadContentSafetyEnv(ctx.env), logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      return serve(app, port, host);
-    },
-  },
-  {
-    name: 'normalizer',
-    port: NORMALIZER_PORT,
-    description: 'Request Normalizer: homoglyphs, zero-width characters, language, translation',
-    async start(ctx, port, host) {
-      // Translation over HTTP: the service started before it in `all`, or TRANSLATION_SERVICE_URL.
-      const translationUrl = ctx.env.TRANSLATION_SERVICE_URL || ctx.urls.translation;
-      const translator = translationUrl
-        ? createTranslationClient({ url: translationUrl, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN, timeoutMs: 5000 })
-        : undefined;
-      const { app } = buildNormalizerService({
-        normalizer: createNormalizer(translator ? { translator } : {}),
-        logger: ctx.logger,
-        internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
-      });
-      if (translator) app.addHook('onClose', async () => translator.close());
-      return serve(app, port, host);
-    },
-  },
-  {
-    name: 'decision-point',
-    port: DECISION_POINT_PORT,
-    description: 'Decision point (PDP): ALLOW / BLOCK / SANITIZE from a profile and detector results',
-    async start(ctx, port, host) {
-      const { app } = buildDecisionService({ logger: ctx.logger, internalToken: ctx.config.INTERNAL_SERVICE_TOKEN });
-      return serve(app, port, host);
-    },
-  },
+  serviceComponent('pii', PII_DETECTOR_PORT, 'PII Detector: every PII type of the spec with checksums, masks and trusted entities', (_ctx, common) => buildPiiService(common)),
+  // The model is the context's: shared with the gateway's in-process pipeline, closed with the context.
+  serviceComponent('threat', THREAT_DETECTOR_PORT, 'Threat Detector: the ONNX jailbreak / prompt-injection classifier (English and Russian)', async (ctx, common) =>
+    buildThreatService({ detector: await ctx.threatDetector(), closeDetector: false, ...common }),
+  ),
+  serviceComponent('content-policy', CONTENT_POLICY_PORT, 'Content Policy Service: blocklists, allowlists and language policies on RE2', (_ctx, common) => buildContentPolicyService(common)),
+  serviceComponent('translation', TRANSLATION_SERVICE_PORT, 'Translation Service: Marian ONNX model from TRANSLATION_MODEL_DIR (503 without one)', (ctx, common) =>
+    buildTranslationService({ env: loadTranslationEnv(ctx.env), ...common }),
+  ),
+  serviceComponent('content-safety', CONTENT_SAFETY_SERVICE_PORT, 'Content Safety: the Qwen3Guard-Gen guard model behind CONTENT_SAFETY_MODEL_URL (503 without one)', (ctx, common) =>
+    buildContentSafetyService({ env: loadContentSafetyEnv(ctx.env), ...common }),
+  ),
+  serviceComponent('normalizer', NORMALIZER_PORT, 'Request Normalizer: homoglyphs, zero-width characters, language, translation', (ctx, common) => {
+    // Translation over HTTP: the service started before it in `all`, or TRANSLATION_SERVICE_URL.
+    const translationUrl = ctx.env.TRANSLATION_SERVICE_URL || ctx.urls.translation;
+    const translator = translationUrl ? createTranslationClient({ url: translationUrl, internalToken: common.internalToken, timeoutMs: 5000 }) : undefined;
+    const service = buildNormalizerService({ normalizer: createNormalizer(translator ? { translator } : {}), ...common });
+    if (translator) service.app.addHook('onClose', async () => translator.close());
+    return service;
+  }),
+  serviceComponent('decision-point', DECISION_POINT_PORT, 'Decision point (PDP): ALLOW / BLOCK / SANITIZE from a profile and detector results', (_ctx, common) => buildDecisionService(common)),
   {
     name: 'registry',
     port: REGISTRY_PORT,
