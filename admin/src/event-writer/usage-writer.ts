@@ -3,22 +3,13 @@
 // is recorded in the transaction that adds its counters (usage repository `storeBatch`), so a
 // redelivered batch is skipped. An entry that is not a usage batch goes to the dead-letter stream.
 import type { Logger } from 'pino';
-import { createConsumerGroupWorker, createUsageRepository, USAGE_STREAM, UsageBatch, type Database, type EventStream, type StreamEntry } from '@palisade/core';
+import { createConsumerGroupWorker, createUsageRepository, USAGE_STREAM, UsageBatch, type Database, type StreamEntry, type StreamReaderOptions } from '@palisade/core';
 import { sendToDeadLetter } from './dead-letter.js';
 
 export const USAGE_WRITER_GROUP = 'usage-writer';
 
-export interface UsageWriterOptions {
+export interface UsageWriterOptions extends StreamReaderOptions {
   db: Database;
-  events: EventStream;
-  stream?: string;
-  group?: string;
-  consumer?: string;
-  /** Batches per read (default 50; each holds one gateway's counters of one flush). */
-  batchSize?: number;
-  blockMs?: number;
-  claimIdleMs?: number;
-  retryMaxMs?: number;
   logger?: Pick<Logger, 'info' | 'warn'> | undefined;
 }
 
@@ -33,6 +24,7 @@ export interface UsageWriter {
 export function createUsageWriter(options: UsageWriterOptions): UsageWriter {
   const { events, logger } = options;
   const stream = options.stream ?? USAGE_STREAM;
+  // Each batch holds one gateway's counters of one flush.
   const batchSize = options.batchSize ?? 50;
   const blockMs = options.blockMs ?? 1_000;
   const usage = createUsageRepository(options.db);

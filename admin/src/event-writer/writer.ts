@@ -4,7 +4,7 @@
 // claimed again after claimIdleMs. While the database is down nothing is acked: the batch is retried
 // with backoff and the entries stay pending in the stream.
 import type { Logger } from 'pino';
-import { createConsumerGroupWorker, createEventRepository, type Database, type EventStream, type SecurityEvent } from '@palisade/core';
+import { createConsumerGroupWorker, createEventRepository, type Database, type SecurityEvent, type StreamReaderOptions } from '@palisade/core';
 import { parseBatch, type ParsedBatch } from './batch.js';
 import { deadLetterStream, sendToDeadLetter, type DeadLetter } from './dead-letter.js';
 
@@ -14,25 +14,11 @@ export const EVENT_WRITER_GROUP = 'event-writer';
 /** A row takes 9 parameters and PostgreSQL allows 65 535 per statement. */
 export const MAX_EVENT_BATCH_SIZE = 5_000;
 
-export interface EventWriterOptions {
+export interface EventWriterOptions extends StreamReaderOptions {
   db: Database;
-  events: EventStream;
-  /** Default SECURITY_EVENTS_STREAM. */
-  stream?: string;
-  /** Consumer group (default EVENT_WRITER_GROUP); every writer replica joins the same one. */
-  group?: string;
-  /** Unique per replica (default `<hostname>-<pid>`). */
-  consumer?: string;
   /** Entries per batch and INSERT (default 500, at most MAX_EVENT_BATCH_SIZE). */
   batchSize?: number;
-  /** How long a read waits for new entries (default 1000 ms); also the longest stop() waits for one. */
-  blockMs?: number;
-  /** Entries pending this long with another consumer are taken over (default 30 s). */
-  claimIdleMs?: number;
   logger?: Pick<Logger, 'info' | 'warn' | 'error'> | undefined;
-  /** First retry delay after a failure (default 250 ms), doubled up to retryMaxMs (default 10 s). */
-  retryInitialMs?: number;
-  retryMaxMs?: number;
   /** Entries kept in the dead-letter stream (default 10 000). */
   deadLetterMaxLen?: number;
 }

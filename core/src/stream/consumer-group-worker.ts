@@ -57,6 +57,26 @@ export interface ConsumerGroupWorkerOptions {
   onStopping?(): Promise<void>;
 }
 
+/**
+ * The settings a component built on the worker takes from its caller (the event writer, the usage
+ * writer): written once here so each reader documents and defaults them the same way.
+ */
+export interface StreamReaderOptions {
+  events: EventStream;
+  /** The stream to read (each reader has its own default). */
+  stream?: string;
+  /** Consumer group (each reader has its own default); every replica of a reader joins the same one. */
+  group?: string;
+  consumer?: ConsumerGroupWorkerOptions['consumer'];
+  /** Entries per read. */
+  batchSize?: number;
+  /** How long a read waits for new entries (default 1000 ms); also the longest stop() waits for one. */
+  blockMs?: number;
+  claimIdleMs?: ConsumerGroupWorkerOptions['claimIdleMs'];
+  retryInitialMs?: ConsumerGroupWorkerOptions['retryInitialMs'];
+  retryMaxMs?: ConsumerGroupWorkerOptions['retryMaxMs'];
+}
+
 export interface ConsumerGroupWorkerState {
   running: boolean;
   /** True from a failure until the next successful cycle. */

@@ -41,4 +41,5 @@ export {
   type ConsumerGroupWorker,
   type ConsumerGroupWorkerOptions,
   type ConsumerGroupWorkerState,
+  type StreamReaderOptions,
 } from './consumer-group-worker.js';
