@@ -1,6 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/Severity';
+import { PolicyTester } from './PolicyTester';
 import { ResourcePage, type ResourceConfig } from './ResourcePage';
 
 export function ContentPolicies() {
@@ -17,6 +18,7 @@ export function ContentPolicies() {
       { label: 'action', render: (r) => String(r.action ?? '—') },
     ],
     uiSchema: () => ({ 'ui:order': ['name', 'description', 'type', 'action', 'scope', 'rules', '*'], description: { 'ui:widget': 'textarea' } }),
+    formExtras: (data, form) => <PolicyTester data={data} showError={form.showError} />,
   };
   return <ResourcePage config={config} />;
 }
