@@ -13,7 +13,8 @@ export interface ContentPolicyOperationsDeps {
   now?: () => Date;
 }
 
-function checkPatterns(policy: Pick<ContentPolicy, 'rules' | 'case_sensitive'>): void {
+/** A 400 naming each rule whose pattern the content policy engine would refuse. */
+export function assertPolicyPatterns(policy: Pick<ContentPolicy, 'rules' | 'case_sensitive'>): void {
   const issues = checkContentPolicyPatterns(policy);
   if (issues.length > 0) {
     throw new PalisadeError('VALIDATION_ERROR', { message: `Invalid content policy: ${issues[0]!.path}: ${issues[0]!.message}`, details: issues });
@@ -33,7 +34,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
   return {
     async create(body: unknown, tenantId: string, managedBy: ContentPolicy['managed_by'] = 'api'): Promise<ContentPolicy> {
       const input = ContentPolicyCreate.parse(body ?? {});
-      checkPatterns(input);
+      assertPolicyPatterns(input);
       const at = now();
       const record = ContentPolicy.parse({ ...input, id: randomUUID(), tenant_id: tenantId, managed_by: managedBy, status: 'DRAFT', created_at: at, updated_at: at });
       await contentPolicies.insert(record);
@@ -55,7 +56,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
         const merged = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
         // The merged record must still satisfy every create rule (type vs rules/languages, RE2).
         const checked = ContentPolicyCreate.parse({ ...merged, tenant_id: current.tenant_id });
-        checkPatterns(checked);
+        assertPolicyPatterns(checked);
         return ContentPolicy.parse({ ...current, ...checked, updated_at: now() });
       });
       await deps.onChange();

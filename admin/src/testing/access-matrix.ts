@@ -100,6 +100,7 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
   { method: 'POST', route: '/api/v1/providers/:id/archive', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t, 'ACTIVE')).id}/archive` }) },
   { method: 'POST', route: '/api/v1/providers/:id/reactivate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t, 'ARCHIVED')).id}/reactivate` }) },
   { method: 'POST', route: '/api/v1/providers/:id/health-check', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/providers/${(await provider(api, t, 'ACTIVE')).id}/health-check` }) },
+  { method: 'POST', route: '/api/v1/providers/mapping-test', permission: 'read', ok: 200, tenantScoped: false, prepare: async () => ({ path: '/api/v1/providers/mapping-test', body: { mapping_preset: 'vendor_a_chat_completions' } }) },
   // profiles
   { method: 'GET', route: '/api/v1/profiles', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/profiles${q(v, t)}` }) },
   {
@@ -128,6 +129,13 @@ export const ADMIN_API_MATRIX: MatrixRow[] = [
   },
   { method: 'POST', route: '/api/v1/content-policies/:id/activate', permission: 'write', ok: 200, prepare: async (api, t) => ({ path: `/api/v1/content-policies/${(await api.contentPolicies.create(contentPolicyBody(), t)).id}/activate` }) },
   { method: 'DELETE', route: '/api/v1/content-policies/:id', permission: 'delete', ok: 204, prepare: async (api, t) => ({ path: `/api/v1/content-policies/${(await api.contentPolicies.create(contentPolicyBody(), t)).id}` }) },
+  {
+    method: 'POST',
+    route: '/api/v1/content-policies/test',
+    permission: 'read',
+    ok: 200,
+    prepare: async (api, t, v) => ({ path: `/api/v1/content-policies/test${q(v, t)}`, body: { id: (await api.contentPolicies.create(contentPolicyBody(), t)).id, text: 'a forbidden word' } }),
+  },
   // gateway API keys
   { method: 'GET', route: '/api/v1/api-keys', permission: 'read', ok: 200, prepare: async (_api, t, v) => ({ path: `/api/v1/api-keys${q(v, t)}` }) },
   { method: 'POST', route: '/api/v1/api-keys', permission: 'write', ok: 201, prepare: async (_api, t, v) => ({ path: '/api/v1/api-keys', body: { name: `k-${unique()}`, ...(v ? { tenant_id: t } : {}) } }) },

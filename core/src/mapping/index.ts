@@ -1,3 +1,4 @@
 export * from './presets.js';
 export * from './extractor.js';
 export * from './string-walk.js';
+export * from './samples.js';

@@ -37,3 +37,5 @@ export * from './role.js';
 export * from './user.js';
 export * from './api-key.js';
 export * from './usage.js';
+export * from './content-policy-test.js';
+export * from './mapping-test.js';

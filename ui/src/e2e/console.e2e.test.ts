@@ -1,9 +1,11 @@
 // The console in Debian's Chromium against the real stack (`palisade all`, PGlite) behind forwarded
 // identities, as the authentication proxy would send them: the new-user flow from provider to trace
-// view, a viewer's read-only console, an API field error on its field, and axe-core's check.
+// view, a viewer's read-only console, an API field error on its field, the content-policy and mapping
+// testers, a provider's check now, an exporter's test event to a real webhook, and axe-core's check.
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
+import { startWebhookReceiver } from '@palisade/admin/testing';
 import { browserSkipReason, browserTest } from '@palisade/core/testing/browser';
 import { seriousViolations } from '../testing/axe.js';
 import { forwardedIdentity, startStack, type StackUrls } from '../testing/stack.js';
@@ -55,6 +57,20 @@ async function sendThroughGateway(content: string, wanted: string): Promise<stri
   return last;
 }
 
+/** An Admin API call as the admin, for what a test needs to exist before the page opens. */
+async function adminApi<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await request(`${urls['admin-api']}${path}`, {
+    method,
+    headers: { ...ADMIN, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.body.text();
+  if (res.statusCode >= 300) throw new Error(`${method} ${path}: HTTP ${res.statusCode} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const row = (page: Page, name: string) => page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
+
 /** A dashboard total once it is loaded (the tile shows a skeleton until then). */
 async function totalOf(page: Page, key: string): Promise<number> {
   return Number((await page.getByTestId(`total-${key}`).getByTestId('total-value').textContent()) ?? 0);
@@ -93,6 +109,9 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   await page.waitForURL(/\/events\/trace\//);
   await page.getByTestId('trace-event').first().waitFor();
   t.match(await page.locator('main').textContent(), /BLOCK/, 'the trace shows the block');
+  const threat = page.locator('[data-testid="inspection-check"][data-detector="threat"]').first();
+  t.equal(await threat.getAttribute('data-status'), 'ok', 'the proof of inspection shows the threat detector ran');
+  t.match(await threat.textContent(), /\d\.\d{3} \/ \d\.\d{2}/, 'with its score against the threshold');
 
   await page.goto(`${urls.ui}/events?decision=SANITIZE`);
   await page.getByTestId('event-row').first().click();
@@ -129,9 +148,77 @@ await browserTest(t, "a form error from the Admin API lands on its field", async
   t.match(await wrapper.textContent(), /must start with/, 'the API message is shown under Match value');
 });
 
+await browserTest(t, 'content-policy tester: a rule fires and the action shows; a pattern RE2 refuses is marked on its rule', async (t, page) => {
+  await adminApi('POST', '/api/v1/content-policies', { name: 'e2e-codes', type: 'blocklist', action: 'flag', rules: [{ kind: 'keyword', pattern: 'falcon' }, { kind: 'regex', pattern: '\\bACC-\\d{4}\\b' }] });
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/content-policies`);
+  await row(page, 'e2e-codes').getByRole('button', { name: 'e2e-codes' }).click();
+  const tester = page.getByTestId('policy-tester');
+  await tester.getByLabel('Text to test').fill('Invoice ACC-1234 for project Falcon');
+  await tester.getByTestId('policy-test-run').click();
+  await tester.getByTestId('policy-test-result').waitFor();
+  t.equal(await tester.getByTestId('policy-test-action').textContent(), 'flag', 'the policy fires with its action');
+  t.equal(await tester.getByTestId('policy-test-match').count(), 2, 'both rules matched');
+  t.same(await seriousViolations(page), [], 'the tester and its result: no serious or critical violations');
+
+  const patterns = page.locator('.mantine-InputWrapper-root').filter({ has: field(page, 'Pattern') });
+  await field(page, 'Pattern').nth(1).fill('(?<=ACC)-\\d+');
+  await tester.getByTestId('policy-test-run').click();
+  await tester.getByTestId('policy-test-error').waitFor();
+  t.match(await patterns.nth(1).textContent(), /RE2 cannot compile/, "RE2's error is shown under the second rule's pattern");
+  t.notMatch(await patterns.nth(0).textContent(), /RE2/, 'not under the first');
+});
+
+await browserTest(t, "mapping tester: the preset's sample and what each path extracts, read by the gateway's extractor", async (t, page) => {
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/providers`);
+  await page.getByTestId('create').click();
+  await pick(page, 'Provider type', 'vendor_b');
+  const path = (f: string) => page.locator(`[data-testid="mapping-path"][data-field="${f}"]`);
+  await path('prompt_path').getByText('Summarise the attached invoice').waitFor();
+  t.match(await path('system_prompt_path').textContent(), /\$\.system.*careful assistant/, 'the system prompt path and its text');
+  t.match(await path('response_path').textContent(), /1,440 EUR/, 'the answer text from the sample response');
+  await page.getByLabel('Sample request body').fill(JSON.stringify({ model: 'model-b-test', system: 'Be brief.', messages: [{ role: 'user', content: 'Hello from the browser test' }] }));
+  await page.getByTestId('mapping-test-run').click();
+  await path('prompt_path').getByText('Hello from the browser test').waitFor();
+  t.match(await path('model_path').textContent(), /model-b-test/, 'the edited sample is read');
+  t.same(await seriousViolations(page), [], 'the tester: no serious or critical violations');
+});
+
+await browserTest(t, "check now: a provider's health check runs and its result shows", async (t, page) => {
+  const provider = await adminApi<{ id: string }>('POST', '/api/v1/providers', {
+    name: 'e2e-health', provider_type: 'vendor_a', match_type: 'host', match_value: 'health.example', target_base_url: urls['mock-llm'], mapping_preset: 'vendor_a_chat_completions',
+  });
+  await adminApi('POST', `/api/v1/providers/${provider.id}/activate`);
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/providers`);
+  await row(page, 'e2e-health').getByRole('button', { name: 'Check now' }).click();
+  await row(page, 'e2e-health').getByTestId('health-check-result').waitFor();
+  t.equal(await row(page, 'e2e-health').getByTestId('health-check-result').textContent(), 'HEALTHY', 'the result beside the button');
+  await row(page, 'e2e-health').getByTestId('health-latency').getByText(/\d+ ms/).waitFor();
+  t.equal(await row(page, 'e2e-health').getByTestId('health-status').textContent(), 'HEALTHY', 'the list shows the new health');
+});
+
+await browserTest(t, 'send test event: a webhook exporter delivers one to a real peer, and a failure shows', async (t, page) => {
+  const hook = await startWebhookReceiver();
+  t.teardown(() => hook.close());
+  await adminApi('POST', '/api/v1/exporters', { name: 'e2e-hook', type: 'webhook', config: { url: hook.url, max_retries: 0 } });
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/exporters`);
+  const exporter = row(page, 'e2e-hook');
+  await exporter.getByRole('button', { name: 'Send test event' }).click();
+  await exporter.getByTestId('exporter-test-result').getByText('delivered').waitFor();
+  const [received] = await hook.waitForAccepted(1);
+  t.ok(received!.body.length > 0, 'the peer received the test event');
+  await hook.stop();
+  await exporter.getByRole('button', { name: 'Send test event' }).click();
+  await exporter.getByTestId('exporter-test-result').getByText('failed').waitFor();
+  t.pass('an unreachable peer shows as failed');
+});
+
 await browserTest(t, 'axe-core finds no serious accessibility violations on the main sections', async (t, page) => {
   await page.setExtraHTTPHeaders(ADMIN);
-  for (const path of ['/', '/events', '/providers', '/users']) {
+  for (const path of ['/', '/events', '/providers', '/content-policies', '/exporters', '/users']) {
     await page.goto(`${urls.ui}${path}`);
     await page.locator('main h2').first().waitFor();
     await page.waitForTimeout(500);

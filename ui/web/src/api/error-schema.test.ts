@@ -14,6 +14,10 @@ describe('errorSchemaOf', () => {
       config: { max_retries: { __errors: ['too big', 'not an integer'] } },
     });
   });
+  it("puts a rule's error on that item of the rules array (the content-policy tester's RE2 errors)", () => {
+    const error = new ApiError(400, 'VALIDATION_ERROR', 'invalid', [{ path: 'rules.1.pattern', message: 'RE2 cannot compile this regex' }]);
+    expect(errorSchemaOf(error)).toEqual({ rules: { 1: { pattern: { __errors: ['RE2 cannot compile this regex'] } } } });
+  });
   it('has nothing for errors without details', () => {
     expect(errorSchemaOf(new ApiError(500, 'X', 'boom', []))).toBeUndefined();
     expect(errorSchemaOf(new Error('x'))).toBeUndefined();

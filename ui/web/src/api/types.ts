@@ -3,6 +3,9 @@ import type { paths } from './schema';
 
 type Ok<P extends keyof paths, M extends 'get'> = paths[P][M] extends { responses: { 200: { content: { 'application/json': infer T } } } } ? T : never;
 
+type PostOk<P extends keyof paths> = paths[P] extends { post: { responses: { 200: { content: { 'application/json': infer T } } } } } ? T : never;
+type PostBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: { content: { 'application/json': infer T } } } } ? T : never;
+
 export type Me = Ok<'/api/v1/me', 'get'>;
 export type Permission = Me['permissions'][number];
 export type Dashboard = Ok<'/api/v1/dashboard', 'get'>;
@@ -14,3 +17,8 @@ export type User = Ok<'/api/v1/users', 'get'>[number];
 export type AuditRecord = Ok<'/api/v1/audit-log', 'get'>[number];
 export type AuditQuery = NonNullable<paths['/api/v1/audit-log']['get']['parameters']['query']>;
 export type RetentionSettings = Ok<'/api/v1/retention-settings', 'get'>;
+export type PolicyTestRequest = PostBody<'/api/v1/content-policies/test'>;
+export type PolicyTestResult = PostOk<'/api/v1/content-policies/test'>;
+export type MappingTestRequest = PostBody<'/api/v1/providers/mapping-test'>;
+export type MappingTestResult = PostOk<'/api/v1/providers/mapping-test'>;
+export type InspectionCheck = SecurityEvent['inspection'][number];

@@ -1,4 +1,5 @@
-// Every event of one request (one trace id) with its detector scores, personal data and masked prompt.
+// Every event of one request (one trace id) with its proof of inspection (each detector's status and
+// score), personal data and masked prompt.
 import { Alert, Badge, Card, Code, Group, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +7,7 @@ import { useParams } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
+import { Inspection } from './Inspection';
 import { maskPrompt } from './mask-prompt';
 
 export function Trace() {
@@ -37,6 +39,7 @@ export function Trace() {
               <Progress value={e.jailbreak_score * 100} color={e.jailbreak_score > 0.8 ? 'red' : e.jailbreak_score > 0.5 ? 'orange' : 'green'} aria-label={t('events.score')} />
             </Stack>
           )}
+          <Inspection checks={e.inspection} />
           {e.pii_entities.length > 0 && (
             <Table mb="xs" aria-label={t('trace.pii')}>
               <Table.Tbody>

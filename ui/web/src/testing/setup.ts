@@ -1,2 +1,6 @@
-// Component tests run in jsdom; nothing to set up yet beyond the environment.
+// Component tests run in jsdom, which lacks matchMedia (Mantine reads it for the colour scheme).
+if (!window.matchMedia) {
+  window.matchMedia = (query: string) =>
+    ({ matches: false, media: query, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false }) as MediaQueryList;
+}
 export {};

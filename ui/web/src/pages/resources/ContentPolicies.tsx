@@ -1,6 +1,7 @@
 import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { StatusBadge } from '../../components/Severity';
+import { PolicyTester } from './PolicyTester';
 import { ResourcePage, type ResourceConfig } from './ResourcePage';
 
 export function ContentPolicies() {
@@ -14,9 +15,10 @@ export function ContentPolicies() {
       { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
       { label: t('common.type'), render: (r) => <Badge variant="light">{String(r.type)}</Badge> },
       { label: t('policies.rules'), render: (r) => (Array.isArray(r.rules) ? r.rules.length : 0) },
-      { label: 'action', render: (r) => String(r.action ?? '—') },
+      { label: t('policies.resultAction'), render: (r) => String(r.action ?? '—') },
     ],
     uiSchema: () => ({ 'ui:order': ['name', 'description', 'type', 'action', 'scope', 'rules', '*'], description: { 'ui:widget': 'textarea' } }),
+    formExtras: (data, form) => <PolicyTester data={data} showError={form.showError} />,
   };
   return <ResourcePage config={config} />;
 }

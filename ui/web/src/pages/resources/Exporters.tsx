@@ -1,26 +1,38 @@
 import { useState } from 'react';
-import { Badge, Button } from '@mantine/core';
+import { Badge, Button, Group, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { rawCall } from '../../api/client';
 import { useSession } from '../../app/session';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
 
+/** Sends one test event to the exporter's destination; the outcome shows beside the button. */
 function SendTest({ row }: { row: ResourceRow }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; message: string } | null>(null);
+  const send = async () => {
+    setBusy(true);
+    try {
+      await rawCall('POST', `/api/v1/exporters/${row.id}/test`);
+      setOutcome({ ok: true });
+      notifications.show({ color: 'green', message: t('exporters.testOk') });
+    } catch (e) {
+      setOutcome({ ok: false, message: (e as Error).message });
+      notifications.show({ color: 'red', message: t('exporters.testFailed', { message: (e as Error).message }), autoClose: false });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <Button size="xs" variant="light" loading={busy} onClick={async () => {
-      setBusy(true);
-      try {
-        await rawCall('POST', `/api/v1/exporters/${row.id}/test`);
-        notifications.show({ color: 'green', message: t('exporters.testOk') });
-      } catch (e) {
-        notifications.show({ color: 'red', message: t('exporters.testFailed', { message: (e as Error).message }), autoClose: false });
-      } finally {
-        setBusy(false);
-      }
-    }}>{t('exporters.sendTest')}</Button>
+    <Group gap={4} wrap="nowrap">
+      <Button size="xs" variant="light" loading={busy} onClick={() => void send()}>{t('exporters.sendTest')}</Button>
+      {outcome && (
+        <Tooltip label={outcome.ok ? t('exporters.testOk') : outcome.message} multiline maw={320}>
+          <Badge color={outcome.ok ? 'teal.9' : 'red.9'} autoContrast data-testid="exporter-test-result">{outcome.ok ? t('exporters.delivered') : t('exporters.failed')}</Badge>
+        </Tooltip>
+      )}
+    </Group>
   );
 }
 
@@ -33,7 +45,7 @@ export function Exporters() {
     crdKind: 'EventExporter',
     columns: [
       { label: t('common.type'), render: (r) => <Badge variant="light">{String(r.type)}</Badge> },
-      { label: t('exporters.enabled'), render: (r) => (r.enabled ? <Badge color="green">{t('common.yes')}</Badge> : <Badge color="gray">{t('common.no')}</Badge>) },
+      { label: t('exporters.enabled'), render: (r) => (r.enabled ? <Badge color="teal.9" autoContrast>{t('common.yes')}</Badge> : <Badge color="gray.7" autoContrast>{t('common.no')}</Badge>) },
     ],
     rowActions: (row, refresh) => (
       <>

@@ -1,76 +1,47 @@
-import { useMemo, useState } from 'react';
-import { Button, Card, Code, Table, Text, Textarea, Title, Tooltip } from '@mantine/core';
+import { useState } from 'react';
+import { Button, Code, Group, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { JSONPath } from 'jsonpath-plus';
 import { useTranslation } from 'react-i18next';
-import { MAPPING_PRESETS, RECOMMENDED_PRESET_BY_PROVIDER_TYPE, type MappingPresetName, type ProviderTypeName } from '@palisade/mapping-presets';
+import { RECOMMENDED_PRESET_BY_PROVIDER_TYPE, type ProviderTypeName } from '@palisade/mapping-presets';
 import { rawCall } from '../../api/client';
 import { useSession } from '../../app/session';
 import { StatusBadge } from '../../components/Severity';
+import { MappingTester } from './MappingTester';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
 
-const SAMPLE = JSON.stringify({ model: 'model-1', messages: [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'Hello, summarise this.' }] }, null, 2);
-
-/** Tests the mapping's JSONPath strings against a sample body, showing what each one extracts. */
-function MappingTester({ data }: { data: Record<string, unknown> }) {
-  const { t } = useTranslation();
-  const [sample, setSample] = useState(SAMPLE);
-  const paths = useMemo(() => {
-    const preset = typeof data.mapping_preset === 'string' ? MAPPING_PRESETS[data.mapping_preset as MappingPresetName] : undefined;
-    return { ...(preset ?? {}), ...((data.mapping_custom as Record<string, string> | null) ?? {}) } as Record<string, string | undefined>;
-  }, [data.mapping_preset, data.mapping_custom]);
-  let body: unknown;
-  let parseError = '';
-  try {
-    body = JSON.parse(sample);
-  } catch (e) {
-    parseError = (e as Error).message;
-  }
-  return (
-    <Card withBorder mt="lg">
-      <Title order={3} size="h5">{t('providers.tester')}</Title>
-      <Textarea label={t('providers.sample')} autosize minRows={4} maxRows={12} value={sample} onChange={(e) => setSample(e.currentTarget.value)} error={parseError || undefined} styles={{ input: { fontFamily: 'monospace' } }} />
-      <Table mt="sm">
-        <Table.Tbody>
-          {Object.entries(paths).filter(([, p]) => p).map(([field, path]) => {
-            let found: unknown[] = [];
-            try {
-              found = body === undefined ? [] : (JSONPath({ path: path!, json: body as object, wrap: true }) as unknown[]);
-            } catch {
-              found = [];
-            }
-            return (
-              <Table.Tr key={field} data-testid="mapping-path">
-                <Table.Td>{field}</Table.Td>
-                <Table.Td><Code>{path}</Code></Table.Td>
-                <Table.Td>{found.length ? <Code>{JSON.stringify(found.length === 1 ? found[0] : found)}</Code> : <Text c="dimmed" size="sm">{t('providers.noMatch')}</Text>}</Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </Table.Tbody>
-      </Table>
-    </Card>
-  );
+interface HealthResult {
+  health_status?: string;
+  health_latency_ms?: number | null;
+  health_error_message?: string | null;
 }
 
+/** Runs a health check now; its result shows beside the button until the list has the new values. */
 function CheckNow({ row }: { row: ResourceRow }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<HealthResult | null>(null);
+  const check = async () => {
+    setBusy(true);
+    try {
+      const answer = await rawCall<HealthResult>('POST', `/api/v1/providers/${row.id}/health-check`);
+      setResult(answer);
+      const status = answer.health_status ?? '?';
+      const latency = answer.health_latency_ms != null ? `${answer.health_latency_ms} ms` : '—';
+      notifications.show({ color: status === 'HEALTHY' ? 'green' : 'red', message: t('providers.checked', { status, latency, error: answer.health_error_message ?? '—' }) });
+      await client.invalidateQueries({ queryKey: ['/api/v1/providers'] });
+    } catch (e) {
+      notifications.show({ color: 'red', message: (e as Error).message });
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <Button size="xs" variant="light" loading={busy} onClick={async () => {
-      setBusy(true);
-      try {
-        const result = await rawCall<{ health_status?: string }>('POST', `/api/v1/providers/${row.id}/health-check`);
-        notifications.show({ message: t('providers.checked', { status: result.health_status ?? '?' }) });
-        await client.invalidateQueries({ queryKey: ['/api/v1/providers'] });
-      } catch (e) {
-        notifications.show({ color: 'red', message: (e as Error).message });
-      } finally {
-        setBusy(false);
-      }
-    }}>{t('providers.checkNow')}</Button>
+    <Group gap={4} wrap="nowrap" data-testid="health-check">
+      <Button size="xs" variant="light" loading={busy} onClick={() => void check()}>{t('providers.checkNow')}</Button>
+      {result && <span data-testid="health-check-result"><StatusBadge value={result.health_status} /></span>}
+    </Group>
   );
 }
 
@@ -85,11 +56,14 @@ export function Providers() {
     columns: [
       { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
       { label: t('providers.health'), render: (r) => (
-        <Tooltip label={`${t('providers.lastError')}: ${String(r.health_error_message ?? '—')}`} disabled={!r.health_error_message}>
-          <span><StatusBadge value={String(r.health_status ?? 'UNKNOWN')} /></span>
+        <Tooltip label={t('providers.checkedAt', { at: r.health_checked_at ? new Date(String(r.health_checked_at)).toLocaleString() : '—' })}>
+          <span data-testid="health-status"><StatusBadge value={String(r.health_status ?? 'UNKNOWN')} /></span>
         </Tooltip>
       ) },
-      { label: t('providers.latency'), render: (r) => (r.health_latency_ms != null ? `${r.health_latency_ms} ms` : '—') },
+      { label: t('providers.latency'), render: (r) => <span data-testid="health-latency">{r.health_latency_ms != null ? `${r.health_latency_ms} ms` : '—'}</span> },
+      { label: t('providers.lastError'), render: (r) => (
+        <Text size="xs" lineClamp={2} maw={220} title={r.health_error_message ? String(r.health_error_message) : undefined} data-testid="health-error">{r.health_error_message ? String(r.health_error_message) : '—'}</Text>
+      ) },
       { label: t('providers.match'), render: (r) => <Code>{`${String(r.match_type)}: ${String(r.match_value)}`}</Code> },
       { label: t('providers.target'), render: (r) => <Text size="sm">{String(r.target_base_url)}{String(r.target_path ?? '')}</Text> },
       { label: t('providers.mapping'), render: (r) => String(r.mapping_preset ?? 'custom') },
@@ -116,7 +90,7 @@ export function Providers() {
       description: { 'ui:widget': 'textarea' },
       ...(data.provider_type ? { mapping_preset: { 'ui:help': t('providers.presetHint', { type: String(data.provider_type), preset: RECOMMENDED_PRESET_BY_PROVIDER_TYPE[data.provider_type as ProviderTypeName] }) } } : {}),
     }),
-    formExtras: (data) => <MappingTester data={data} />,
+    formExtras: (data, form) => <MappingTester data={data} showError={form.showError} />,
   };
   return <ResourcePage config={config} />;
 }

@@ -41,7 +41,8 @@ export interface ResourceConfig {
   uiSchema?(data: Record<string, unknown>, mode: 'create' | 'edit'): UiSchema;
   /** Adjusts the form as it changes (e.g. the recommended preset of a provider type). */
   onFormChange?(next: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown>;
-  formExtras?(data: Record<string, unknown>): ReactNode;
+  /** Below the form (testers); `showError` puts an API error's field details on the form's fields. */
+  formExtras?(data: Record<string, unknown>, form: { showError(error: unknown): void }): ReactNode;
   banner?: ReactNode;
 }
 
@@ -61,6 +62,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
   const { can, tenantQuery } = useSession();
   const client = useQueryClient();
   const [editing, setEditing] = useState<Editing | null>(null);
+  const [extraError, setExtraError] = useState<unknown>(null);
   const itemPath = `${config.path}/{id}`;
   const tenant = new URLSearchParams(tenantQuery() as Record<string, string>).toString();
   const list = useQuery({ queryKey: [config.path, tenant], queryFn: () => rawCall<{ items: ResourceRow[]; total: number }>('GET', `${config.path}?limit=1000${tenant ? `&${tenant}` : ''}`) });
@@ -87,6 +89,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
 
   const open = (row?: ResourceRow) => {
     save.reset();
+    setExtraError(null);
     setEditing(row ? { mode: 'edit', row, data: updatable(row, bodySchema(itemPath, 'put')) } : { mode: 'create', data: {} });
   };
   const rows = list.data?.items ?? [];
@@ -116,7 +119,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
                     {can('write') && !operatorManaged(row) && <Button size="xs" variant="default" onClick={() => open(row)}>{t('common.edit')}</Button>}
-                    {can('write') && !operatorManaged(row) && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" variant="light" color="green" onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
+                    {can('write') && !operatorManaged(row) && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" color="teal.9" autoContrast onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
                     {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ACTIVE' && <Button size="xs" variant="light" color="gray" onClick={() => action.mutate({ row, verb: 'archive' })}>{t('common.archive')}</Button>}
                     {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ARCHIVED' && <Button size="xs" variant="light" onClick={() => action.mutate({ row, verb: 'reactivate' })}>{t('common.reactivate')}</Button>}
                     {config.rowActions?.(row, refresh)}
@@ -128,7 +131,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
           </Table.Tbody>
         </Table>
       )}
-      <Drawer opened={editing !== null} onClose={() => setEditing(null)} position="right" size="xl" title={editing?.mode === 'edit' ? `${t('common.edit')}: ${editing.row.name}` : `${t('common.create')}: ${config.title}`}>
+      <Drawer opened={editing !== null} onClose={() => setEditing(null)} closeButtonProps={{ 'aria-label': t('common.close') }} position="right" size="xl" title={editing?.mode === 'edit' ? `${t('common.edit')}: ${editing.row.name}` : `${t('common.create')}: ${config.title}`}>
         {editing && schema && (
           <>
             {managed && <Alert color="yellow" mb="md">{t('common.readOnlyOperator', { kind: config.crdKind })}</Alert>}
@@ -143,13 +146,13 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
               uiSchema={config.uiSchema?.(editing.data, editing.mode)}
               formData={editing.data}
               readOnly={readOnly}
-              error={save.error}
+              error={save.error ?? extraError}
               busy={save.isPending}
               onChange={(data) => setEditing((e) => e && { ...e, data: config.onFormChange ? config.onFormChange(data as Record<string, unknown>, e.data) : (data as Record<string, unknown>) })}
               onSubmit={(data) => save.mutate({ editing, data: data as Record<string, unknown> })}
               onCancel={() => setEditing(null)}
             />
-            {config.formExtras?.(editing.data)}
+            {config.formExtras?.(editing.data, { showError: setExtraError })}
           </>
         )}
       </Drawer>

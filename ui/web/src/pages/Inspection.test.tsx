@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MantineProvider } from '@mantine/core';
+import type { InspectionCheck } from '../api/types';
+import { Inspection } from './Inspection';
+
+const check = (over: Partial<InspectionCheck>): InspectionCheck => ({
+  detector: 'threat', side: 'request', status: 'ok', model_version: null, score: null, threshold: null, latency_ms: null, findings: 0, fired_rules: [], ...over,
+});
+
+// React 19's own renderer (the alias in vite.config.ts): @testing-library/react and react-i18next are
+// hoisted beside the root's React 18, so the test renders with react-dom/client itself and gives the
+// component the console's English texts through i18next without its React binding.
+vi.mock('react-i18next', async () => {
+  const i18n = (await import('i18next')).createInstance();
+  await i18n.init({ lng: 'en', resources: { en: { translation: (await import('../i18n/en')).en } }, interpolation: { escapeValue: false } });
+  return { useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) };
+});
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+let root: Root | undefined;
+afterEach(() => act(() => root?.unmount()));
+
+async function renderChecks(checks: InspectionCheck[]): Promise<HTMLElement> {
+  const container = document.body.appendChild(document.createElement('div'));
+  root = createRoot(container);
+  await act(async () => root!.render(<MantineProvider><Inspection checks={checks} /></MantineProvider>));
+  return container;
+}
+const texts = (row: Element) => [...row.querySelectorAll('td, td *')].map((e) => e.textContent);
+
+describe('Inspection', () => {
+
+  it('shows each check: status, score against its threshold, latency, findings and fired rules', async () => {
+    const container = await renderChecks([
+      check({ detector: 'threat', score: 0.9123, threshold: 0.8, latency_ms: 12.34, model_version: 'threat-v3' }),
+      check({ detector: 'content_policy', findings: 2, fired_rules: [{ policy_id: '0f1e2d3c-aaaa-bbbb-cccc-000000000000', rule_index: 1 }] }),
+      check({ detector: 'content_safety', side: 'response', status: 'skipped' }),
+    ]);
+    const rows = [...container.querySelectorAll('[data-testid="inspection-check"]')];
+    expect(rows.map((r) => r.getAttribute('data-detector'))).toEqual(['threat', 'content_policy', 'content_safety']);
+    expect(texts(rows[0]!)).toEqual(expect.arrayContaining(['0.912 / 0.80', '12.3 ms', 'threat-v3', 'ran']));
+    expect(texts(rows[1]!)).toEqual(expect.arrayContaining(['policy 0f1e2d3c, rule #2']));
+    expect(texts(rows[2]!)).toEqual(expect.arrayContaining(['skipped', 'response', '—']));
+  });
+
+  it('renders nothing for an event without checks', async () => {
+    const container = await renderChecks([]);
+    expect(container.querySelectorAll(':scope > :not(style)').length, 'only Mantine’s style tags').toBe(0);
+  });
+});
