@@ -3,7 +3,7 @@
 import t from 'tap';
 import { CONTENT_POLICY_TEST_MAX_TEXT, createResourceStore } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
-import { contentPolicyBody, startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { contentPolicyBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 import { registerContentPolicyTestRoute } from './test-route.js';
 
 const VIEWER: Caller = { user: 'vera', groups: 'viewer', tenant: 'acme' };

@@ -3,7 +3,7 @@
 import t from 'tap';
 import { MAPPING_SAMPLES } from '@palisade/core';
 import { forOneDatabase } from '@palisade/core/testing';
-import { startAdminApi, type Caller } from '../admin-api/test-util.js';
+import { startAdminApi, type Caller } from '../testing/admin-api.js';
 import { registerMappingTestRoute } from './mapping-test.js';
 
 const VIEWER: Caller = { user: 'vera', groups: 'viewer', tenant: 'acme' };
