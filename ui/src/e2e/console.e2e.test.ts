@@ -199,6 +199,21 @@ await browserTest(t, "check now: a provider's health check runs and its result s
   t.equal(await row(page, 'e2e-health').getByTestId('health-status').textContent(), 'HEALTHY', 'the list shows the new health');
 });
 
+await browserTest(t, "a profile's warning from the API shows after the action, until dismissed", async (t, page) => {
+  const provider = await adminApi<{ id: string }>('POST', '/api/v1/providers', {
+    name: 'e2e-warned-llm', provider_type: 'vendor_a', match_type: 'host', match_value: 'warned.example', target_base_url: urls['mock-llm'], mapping_preset: 'vendor_a_chat_completions',
+  });
+  await adminApi('POST', `/api/v1/providers/${provider.id}/activate`);
+  // Content safety on answers with incremental streaming: accepted, with a warning that streams are buffered.
+  await adminApi('POST', '/api/v1/profiles', { name: 'e2e-warned', provider_id: provider.id, response_scanning: { content_safety_enabled: true } });
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/profiles`);
+  await row(page, 'e2e-warned').getByRole('button', { name: 'Activate' }).click();
+  await row(page, 'e2e-warned').getByText('ACTIVE', { exact: true }).waitFor();
+  await page.getByText(/streamed answers are buffered and sent when complete/).waitFor();
+  t.pass('the Warning header of the activate answer is shown');
+});
+
 await browserTest(t, 'send test event: a webhook exporter delivers one to a real peer, and a failure shows', async (t, page) => {
   const hook = await startWebhookReceiver();
   t.teardown(() => hook.close());

@@ -32,8 +32,18 @@ export function unwrap<T>(result: { data?: T; error?: unknown; response: Respons
   throw new ApiError(result.response.status, body.error?.code ?? `HTTP_${result.response.status}`, body.error?.message ?? result.response.statusText, details);
 }
 
-/** A call the generated paths do not describe (reports, until their service documents them). */
-export async function rawCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+/**
+ * The texts of an answer's `Warning: 299 - "…"` headers: settings the API accepted whose effect is
+ * easy to miss (fetch joins several headers with ", "; each text is a JSON-style quoted string).
+ */
+export function warningsOf(response: Pick<Response, 'headers'>): string[] {
+  const header = response.headers.get('warning');
+  if (!header) return [];
+  return [...header.matchAll(/299 - ("(?:[^"\\]|\\.)*")/g)].map((m) => JSON.parse(m[1]!) as string);
+}
+
+/** A call with its answer's warnings (see warningsOf). */
+export async function rawExchange<T>(method: string, path: string, body?: unknown): Promise<{ data: T; warnings: string[] }> {
   const response = await fetch(path, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -41,5 +51,10 @@ export async function rawCall<T>(method: string, path: string, body?: unknown): 
   });
   const text = await response.text();
   const parsed = text ? (JSON.parse(text) as unknown) : undefined;
-  return unwrap<T>({ data: parsed as T, error: parsed, response });
+  return { data: unwrap<T>({ data: parsed as T, error: parsed, response }), warnings: warningsOf(response) };
+}
+
+/** A call the generated paths do not describe (reports, until their service documents them). */
+export async function rawCall<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await rawExchange<T>(method, path, body)).data;
 }

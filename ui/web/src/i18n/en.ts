@@ -7,7 +7,7 @@ export const en = {
     name: 'Name', status: 'Status', type: 'Type', created: 'Created', updated: 'Updated', yes: 'Yes', no: 'No', all: 'All', search: 'Search',
     confirmDelete: 'Delete {{name}}? This cannot be undone.', confirmTitle: 'Please confirm', forbidden: 'The Admin API refused this action for your role (403).',
     readOnlyOperator: 'Managed by the Kubernetes operator (a {{kind}} custom resource): change it there; it is read-only here.',
-    immutable: 'Set at creation; cannot be changed.', saved: 'Saved', deleted: 'Deleted', error: 'Error', none: '—', empty: 'Nothing here yet.',
+    immutable: 'Set at creation; cannot be changed.', saved: 'Saved', deleted: 'Deleted', warning: 'Warning', error: 'Error', none: '—', empty: 'Nothing here yet.',
     emptyCreate: 'Nothing here yet. Use “Create” to add the first one.', emptyViewer: 'Nothing here yet. An operator or admin can add one.', live: 'Live refresh',
     activate: 'Activate', archive: 'Archive', reactivate: 'Reactivate', enable: 'Enable', disable: 'Disable', details: 'Details', fixErrors: 'The Admin API found problems in the form; see the marked fields.',
   },

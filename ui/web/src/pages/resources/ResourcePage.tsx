@@ -7,7 +7,7 @@ import { notifications } from '@mantine/notifications';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError, rawCall } from '../../api/client';
+import { ApiError, rawCall, rawExchange } from '../../api/client';
 import { bodySchema, immutableFields } from '../../api/schemas';
 import { useSession } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -69,14 +69,18 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
   const refresh = () => client.invalidateQueries({ queryKey: [config.path] });
   const fail = (error: Error) => notifications.show({ color: 'red', title: t('common.error'), message: error instanceof ApiError && error.status === 403 ? t('common.forbidden') : error.message });
 
+  // Accepted settings whose effect is easy to miss come back as warnings: shown until dismissed.
+  const warn = (warnings: string[]) => {
+    for (const message of warnings) notifications.show({ color: 'yellow', title: t('common.warning'), message, autoClose: false });
+  };
   const save = useMutation({
     mutationFn: (e: { editing: Editing; data: Record<string, unknown> }) =>
-      e.editing.mode === 'create' ? rawCall('POST', config.path, e.data) : rawCall('PUT', `${config.path}/${e.editing.row.id}`, e.data),
-    onSuccess: () => { setEditing(null); notifications.show({ color: 'green', message: t('common.saved') }); void refresh(); },
+      e.editing.mode === 'create' ? rawExchange('POST', config.path, e.data) : rawExchange('PUT', `${config.path}/${e.editing.row.id}`, e.data),
+    onSuccess: ({ warnings }) => { setEditing(null); notifications.show({ color: 'green', message: t('common.saved') }); warn(warnings); void refresh(); },
   });
   const action = useMutation({
-    mutationFn: (a: { row: ResourceRow; verb: string; method?: string }) => rawCall(a.method ?? 'POST', `${config.path}/${a.row.id}${a.verb ? `/${a.verb}` : ''}`),
-    onSuccess: (_d, a) => { notifications.show({ color: 'green', message: a.method === 'DELETE' ? t('common.deleted') : t('common.saved') }); void refresh(); },
+    mutationFn: (a: { row: ResourceRow; verb: string; method?: string }) => rawExchange(a.method ?? 'POST', `${config.path}/${a.row.id}${a.verb ? `/${a.verb}` : ''}`),
+    onSuccess: ({ warnings }, a) => { notifications.show({ color: 'green', message: a.method === 'DELETE' ? t('common.deleted') : t('common.saved') }); warn(warnings); void refresh(); },
     onError: fail,
   });
 
