@@ -1,7 +1,8 @@
 // The console in Debian's Chromium against the real stack (`palisade all`, PGlite) behind forwarded
 // identities, as the authentication proxy would send them: the new-user flow from provider to trace
 // view, a viewer's read-only console, an API field error on its field, the content-policy and mapping
-// testers, a provider's check now, an exporter's test event to a real webhook, and axe-core's check.
+// testers, a provider's check now, an exporter's test event to a real webhook, a profile's API warning,
+// users, retention settings and reports through their forms, and axe-core's check.
 import t from 'tap';
 import type { Page } from 'playwright-core';
 import { request } from 'undici';
@@ -229,6 +230,76 @@ await browserTest(t, 'send test event: a webhook exporter delivers one to a real
   await exporter.getByRole('button', { name: 'Send test event' }).click();
   await exporter.getByTestId('exporter-test-result').getByText('failed').waitFor();
   t.pass('an unreachable peer shows as failed');
+});
+
+await browserTest(t, 'users: an admin creates, edits, disables and deletes a user (delete asks first)', async (t, page) => {
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/users`);
+  await page.getByTestId('create').click();
+  await field(page, 'Username').fill('e2e-user');
+  await field(page, 'Email').fill('e2e-user@example.com');
+  await field(page, 'Password').fill('Correct-Horse-42');
+  await field(page, 'First name').fill('Erin');
+  await field(page, 'Last name').fill('Example');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const user = row(page, 'e2e-user');
+  await user.getByText('Erin').waitFor();
+
+  await user.getByRole('button', { name: 'Edit' }).click();
+  await field(page, 'First name').fill('Edited');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await user.getByText('Edited').waitFor();
+  t.pass('the edit is in the list');
+
+  // Mantine's switch input is visually hidden: a person clicks its track.
+  await user.locator('.mantine-Switch-track').click();
+  const deadline = Date.now() + 10_000;
+  let stored: { enabled: boolean } | undefined;
+  do {
+    stored = (await adminApi<Array<{ username: string; enabled: boolean }>>('GET', '/api/v1/users?limit=1000')).find((u) => u.username === 'e2e-user');
+  } while (stored?.enabled !== false && Date.now() < deadline && (await page.waitForTimeout(200), true));
+  t.equal(stored?.enabled, false, 'the switch disabled the user');
+
+  await user.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Please confirm' });
+  await dialog.getByText('Delete e2e-user? This cannot be undone.').waitFor();
+  t.equal(await row(page, 'e2e-user').count(), 1, 'nothing is deleted before the confirmation');
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await row(page, 'e2e-user').waitFor({ state: 'detached' });
+  t.pass('confirmed: the user is gone');
+});
+
+await browserTest(t, 'retention settings: an audit retention under 1095 days is refused on its field; a valid change is saved', async (t, page) => {
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/retention`);
+  await field(page, 'Audit records \\(days\\)').fill('100');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText(/1095/).first().waitFor();
+  t.equal((await adminApi<{ audit_retention_days: number }>('GET', '/api/v1/retention-settings')).audit_retention_days >= 1095, true, 'nothing lower was stored');
+
+  await field(page, 'Audit records \\(days\\)').fill('1200');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved').first().waitFor();
+  t.equal((await adminApi<{ audit_retention_days: number }>('GET', '/api/v1/retention-settings')).audit_retention_days, 1200);
+});
+
+await browserTest(t, 'reports: the form generates a CSV report, it completes, and its download is the file', async (t, page) => {
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/reports`);
+  await pick(page, 'Type', 'INCIDENTS');
+  await pick(page, 'Format', 'CSV');
+  const day = 86_400_000;
+  await field(page, 'Period start').fill(new Date(Date.now() - 7 * day).toISOString().slice(0, 10));
+  await field(page, 'Period end').fill(new Date(Date.now() + day).toISOString().slice(0, 10));
+  await page.keyboard.press('Escape'); // the date picker's calendar would cover the button
+  await page.getByRole('button', { name: 'Save' }).click();
+  const download = page.getByRole('link', { name: 'Download' }).first();
+  await download.waitFor({ timeout: 90_000 });
+  const href = await download.getAttribute('href');
+  const res = await request(`${urls['admin-api']}${href}`, { headers: ADMIN });
+  t.equal(res.statusCode, 200);
+  t.match(String(res.headers['content-type']), /text\/csv/);
+  t.match(await res.body.text(), /,/, 'a CSV body');
 });
 
 await browserTest(t, 'axe-core finds no serious accessibility violations on the main sections', async (t, page) => {

@@ -9,9 +9,12 @@ type Doc = { paths: Record<string, Record<string, { requestBody?: { content?: { 
 function toJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (!node || typeof node !== 'object') return node;
+  const stringChoice = simplestStringChoice(node as { anyOf?: unknown });
+  if (stringChoice) return toJsonSchema(stringChoice);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'nullable' || key === 'description' && typeof value !== 'string') continue;
+    if (key === 'pattern' && !compilesForTheForm(value)) continue;
     out[key] = toJsonSchema(value);
   }
   const source = node as { nullable?: boolean; type?: string };
@@ -23,6 +26,34 @@ function toJsonSchema(node: unknown): unknown {
     }
   }
   return out;
+}
+
+/**
+ * The form's validator compiles patterns with the `u` flag, under which some of zod's patterns are
+ * syntax errors (its e-mail pattern has a bare `]`), and one such pattern fails the whole form
+ * without a message. Such a pattern is left to the API, whose error lands on the field.
+ */
+function compilesForTheForm(pattern: unknown): boolean {
+  try {
+    new RegExp(String(pattern), 'u');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A value that may be any of several strings (a period bound: a date or a date-time) would be a
+ * "pick option 1 or 2" select in the form. It is shown as its simplest choice (a date picker when a
+ * date is allowed); the API still accepts every choice.
+ */
+function simplestStringChoice(node: { anyOf?: unknown }): Record<string, unknown> | undefined {
+  const options = node.anyOf;
+  if (!Array.isArray(options) || options.length === 0) return undefined;
+  if (!options.every((o) => o && typeof o === 'object' && (o as { type?: unknown }).type === 'string')) return undefined;
+  const chosen = (options.find((o) => (o as { format?: unknown }).format === 'date') ?? options[0]) as Record<string, unknown>;
+  const { anyOf: _choices, ...rest } = node as Record<string, unknown>;
+  return { ...chosen, ...rest };
 }
 
 function humanize(key: string): string {

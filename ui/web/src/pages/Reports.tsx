@@ -1,6 +1,5 @@
-// Reports (generate, status, download). The form is the reports service's own request schema from
-// the Admin API's document once that service is there; until then the Admin API answers 404 for
-// /api/v1/reports and the section says so.
+// Reports (generate, status, download). The form is the report request's schema from the Admin API's
+// document; an Admin API without the reports routes (an older one) answers 404 and the section says so.
 import { Alert, Button, Card, Stack, Table, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
