@@ -1,7 +1,7 @@
 // The vendor stream formats the gateway scans incrementally, as data: where a frame carries answer
 // text (per answer slot), how that text is written back, how the stream ends and how a mid-stream
 // refusal is told in the vendor's own terms. Other formats keep the buffered path.
-import { valuesAt, type JsonPath } from '../upstream/sse.js';
+import { valuesAt, type JsonPath } from '../upstream/stream-rules.js';
 
 /** One SSE event as it goes to the client. */
 export interface OutgoingEvent {
