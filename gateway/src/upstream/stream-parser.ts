@@ -7,9 +7,9 @@
  * let it know when a stream is complete and give the response scanner the reassembled answer text.
  */
 import { createParser, type EventSourceParser } from 'eventsource-parser';
+import type { StreamFormat } from '@palisade/core';
 
-/** How a streamed body is framed: `text/event-stream`, or one JSON object per line. */
-export type StreamFormat = 'sse' | 'ndjson';
+export type { StreamFormat } from '@palisade/core';
 
 /** One dispatched server-sent event. `data` joins multi-line data with `\n` (WHATWG rules). */
 export interface SseEvent {

@@ -3,7 +3,7 @@
 // when the upstream answers 401 (the request is then retried once).
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { PalisadeError, type Cache, type StreamsClock } from '@palisade/core';
+import { PalisadeError, vendorI, type Cache, type StreamsClock } from '@palisade/core';
 import { describeFailure, safeEndpoint } from '../network-errors.js';
 import type { UpstreamLogger } from '../types.js';
 import { createTokenCache, DEFAULT_TOKEN_LIFETIME_MS, oauthCacheKey, tokenExpiresAt } from './oauth-token-cache.js';
@@ -96,7 +96,7 @@ export function createOAuthClientCredentials(options: OAuthOptions): OAuthAuthen
           accept: 'application/json',
           authorization: basicCredentials(auth.client_id, auth.client_secret),
           // vendor_i (GigaChat) requires a request id on token requests; others ignore it.
-          rquid: randomUUID(),
+          [vendorI.auth.requestIdHeader]: randomUUID(),
         },
         body: form.toString(),
         signal,
