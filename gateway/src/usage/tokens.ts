@@ -4,9 +4,8 @@
 // `prompt_eval_count`/`eval_count` of local-model servers. Streams (SSE, NDJSON, a JSON array of
 // chunks) report usage in one frame or cumulatively in several: the largest value of each side wins.
 // The places and names are each vendor's data (core/src/vendors/<vendor>, gathered in USAGE_FIELDS).
-import { USAGE_FIELDS } from '@palisade/core';
+import { USAGE_FIELDS, type JsonPath } from '@palisade/core';
 import { parseSse, type UpstreamResponse } from '../upstream/index.js';
-import { valuesAt } from '../upstream/stream-rules.js';
 
 export interface TokenUsage {
   input: number;
@@ -28,6 +27,16 @@ const first = (o: Json, keys: readonly string[]): number | undefined => {
   return undefined;
 };
 
+/** The object at a path of keys (no allocation: this runs for every answer that reports usage). */
+const objectAt = (frame: Json, path: JsonPath): Json | undefined => {
+  let value: unknown = frame;
+  for (const key of path) {
+    if (!isObject(value)) return undefined;
+    value = value[String(key)];
+  }
+  return isObject(value) ? value : undefined;
+};
+
 const INPUT_KEYS = USAGE_FIELDS.input;
 const OUTPUT_KEYS = USAGE_FIELDS.output;
 const found = (input: number | undefined, output: number | undefined): Partial<TokenUsage> | undefined =>
@@ -37,14 +46,14 @@ const found = (input: number | undefined, output: number | undefined): Partial<T
 export function usageOfFrame(frame: unknown): Partial<TokenUsage> | undefined {
   if (!isObject(frame)) return undefined;
   for (const path of USAGE_FIELDS.objects) {
-    const u = valuesAt(frame, path)[0];
-    if (!isObject(u)) continue;
+    const u = objectAt(frame, path);
+    if (!u) continue;
     const usage = found(first(u, INPUT_KEYS), first(u, OUTPUT_KEYS));
     if (usage) return usage;
   }
   for (const place of USAGE_FIELDS.counts) {
-    const at = valuesAt(frame, place.at)[0];
-    if (!isObject(at)) continue;
+    const at = objectAt(frame, place.at);
+    if (!at) continue;
     const usage = found(count(at[place.input]), count(at[place.output]));
     if (usage) return usage;
   }
