@@ -9,3 +9,4 @@ export * from './crypto/index.js';
 export * from './routing/index.js';
 export * from './bundle/index.js';
 export * from './telemetry/index.js';
+export * from './vendors/index.js';

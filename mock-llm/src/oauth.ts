@@ -2,6 +2,7 @@
 // `scope=`) and the RFC 6749 form (grant_type=client_credentials, credentials in the body).
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { vendorI } from '@palisade/core/vendors';
 
 export interface OAuthClient {
   clientId: string;
@@ -36,7 +37,7 @@ export interface OAuthStore {
 }
 
 export const DEFAULT_OAUTH_CLIENT: OAuthClient = { clientId: 'mock-client', clientSecret: 'mock-secret' };
-export const DEFAULT_SCOPE = 'GIGACHAT_API_PERS';
+export const DEFAULT_SCOPE = vendorI.auth.scope;
 
 export function createOAuthStore(options: OAuthOptions, now: () => number): OAuthStore {
   const clients = options.clients ?? [DEFAULT_OAUTH_CLIENT];

@@ -1,6 +1,6 @@
 // stream:true answers: parse each vendor's stream to its end marker and reassemble the text.
 import t from 'tap';
-import { collectStreamText, parseSse } from './stream-text.js';
+import { collectStreamText, parseSse } from './testing/stream-text.js';
 import { call, startMock } from './testing/index.js';
 
 const chat = (text: string): Record<string, unknown> => ({ model: 'm', stream: true, messages: [{ role: 'user', content: text }] });

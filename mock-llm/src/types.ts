@@ -94,7 +94,7 @@ interface RouteBase {
   /** Stable name recorded on requests, e.g. 'vendor_b.messages'. */
   name: string;
   method: 'GET' | 'POST';
-  paths: string[];
+  paths: readonly string[];
   /**
    * For Google-style `/models/<model>:<action>` paths (declared with a `:modelAction` param):
    * the action this route answers. fastify cannot route on the suffix, so the server dispatches.
@@ -108,7 +108,7 @@ interface RouteBase {
 export interface LlmRoute extends RouteBase {
   kind: 'llm';
   /** Top-level body fields whose absence is a 400 (the field that carries the prompt). */
-  required?: string[];
+  required?: readonly string[];
   /** Preconditions checked before answering (auth, api-version); first failure wins. */
   check?(ctx: RouteContext): Rejection | undefined;
   model?(ctx: RouteContext): string | undefined;

@@ -1,10 +1,13 @@
 // The field-mapping presets: where each vendor format keeps the prompt, system prompt, user messages,
-// model name and answer text. Data only (a vendor is data, not a class), so the gateway, the admin UI,
-// the mock LLM and the CRD generator all read the same table.
+// model name and answer text. Each vendor folder (core/src/vendors/<vendor>) gives its own; this
+// gathers them into the tables the gateway, the admin UI and the CRD generator read.
 //
 // The spec writes paths without the `$.` prefix; they are stored here as full JSONPath.
-// The provider types live here too (not in model/) because the recommended-preset table is keyed by
-// them and mapping/ must not import model/ (model/provider.ts imports from here).
+// The provider types and preset names live here (not in model/ or the vendor folders): they are the
+// spec's enums, whose order the generated CRDs and the OpenAPI document keep, and mapping/ must not
+// import model/ (model/provider.ts imports from here).
+import { VENDORS } from '../vendors/all.js';
+import type { Vendor } from '../vendors/types.js';
 
 /** Provider types of the spec; `custom` uses custom_simple plus mapping_custom. */
 export const PROVIDER_TYPES = [
@@ -65,107 +68,43 @@ export const MAPPING_PRESET_NAMES = [
 ] as const;
 export type MappingPresetName = (typeof MAPPING_PRESET_NAMES)[number];
 
-const USER_MESSAGES = "$.messages[?(@.role=='user')]";
-const SYSTEM_CONTENT = "$.messages[?(@.role=='system')].content";
+type PresetNamesOf<V> = V extends { presets: infer P } ? keyof P : never;
+type RecommendedOf<V> = V extends { recommendedPresets: infer R } ? keyof R : never;
+type Vendors = (typeof VENDORS)[number];
+// Compile-time completeness: every preset name and provider type is given by some vendor folder.
+const everyPresetDefined: [Exclude<MappingPresetName, PresetNamesOf<Vendors>>] extends [never] ? true : never = true;
+const everyProviderTypeRecommended: [Exclude<ProviderTypeName, RecommendedOf<Vendors>>] extends [never] ? true : never = true;
+void [everyPresetDefined, everyProviderTypeRecommended];
 
-/** The vendor_a chat format, shared by its compatible APIs (vendor_c, vendor_i, vendor_h). */
-const VENDOR_A_CHAT: FieldMapping = {
-  prompt_path: '$.messages[*].content',
-  system_prompt_path: SYSTEM_CONTENT,
-  user_messages_path: USER_MESSAGES,
-  model_path: '$.model',
-  response_path: '$.choices[0].message.content',
-};
+/** One entry per name, in the names' order; a name given twice or never is a vendor folder's mistake. */
+function gather<K extends string, V>(names: readonly K[], entries: Array<[string, V]>, what: string): Record<K, V> {
+  const found = new Map<string, V>();
+  for (const [name, value] of entries) {
+    if (found.has(name)) throw new Error(`${what} ${name} is given by two vendor folders`);
+    found.set(name, value);
+  }
+  const missing = names.filter((name) => !found.has(name));
+  if (missing.length > 0 || found.size !== names.length) {
+    throw new Error(`the vendor folders do not give exactly the ${what}s ${names.join(', ')}`);
+  }
+  return Object.fromEntries(names.map((name) => [name, found.get(name) as V])) as Record<K, V>;
+}
 
-export const MAPPING_PRESETS: Readonly<Record<MappingPresetName, Readonly<FieldMapping>>> = {
-  vendor_a_chat_completions: VENDOR_A_CHAT,
-  vendor_b_messages: {
-    prompt_path: '$.messages[*].content',
-    system_prompt_path: '$.system',
-    user_messages_path: USER_MESSAGES,
-    model_path: '$.model',
-    response_path: '$.content[0].text',
-  },
-  vendor_c_chat: VENDOR_A_CHAT,
-  vendor_i_chat: VENDOR_A_CHAT,
-  vendor_j_gpt: {
-    prompt_path: '$.messages[*].text',
-    system_prompt_path: "$.messages[?(@.role=='system')].text",
-    user_messages_path: USER_MESSAGES,
-    model_path: '$.modelUri',
-    response_path: '$.result.alternatives[0].message.text',
-  },
-  vendor_a_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.choices[0].text' },
-  // The Responses API: `input` is a string or a list of items (messages whose content is a string or
-  // input_text parts, function_call_output items), `instructions` the system prompt; the answer's text
-  // is in every content part of the `output` items (all taken, so no part hides text from scanning).
-  vendor_a_responses: {
-    prompt_path: '$.input',
-    system_prompt_path: '$.instructions',
-    user_messages_path: "$.input[?(@.role=='user')]",
-    model_path: '$.model',
-    response_path: '$.output[*].content[*].text',
-  },
-  vendor_b_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.completion' },
-  vendor_d_palm: { prompt_path: '$.prompt.text', model_path: '$.model', response_path: '$.candidates[0].output' },
-  vendor_e_generate: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.generations[0].text' },
-  vendor_f_inference: { prompt_path: '$.inputs', model_path: '$.model', response_path: '$[0].generated_text' },
-  custom_simple: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.response' },
-  image_vendor_k: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.images[0].url' },
-  image_vendor_a_compatible: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.data[0].url' },
-  image_vendor_l: { prompt_path: '$.input.prompt', model_path: '$.version', response_path: '$.output[0]' },
-  // The spec leaves the model path of the inference preset empty: the model is in the URL.
-  serving_vendor_m_inference: {
-    prompt_path: "$.inputs[?(@.name=='prompt')].data[0]",
-    response_path: "$.outputs[?(@.name=='generated_image')].data[0]",
-  },
-  serving_vendor_m_text_generation: {
-    prompt_path: "$.inputs[?(@.name=='prompt')].data[0]",
-    model_path: "$.inputs[?(@.name=='model')].data[0]",
-    response_path: "$.outputs[?(@.name=='text')].data[0]",
-  },
-  // contents[].parts[].text format; the model is part of the URL (…/models/{model}:generateContent).
-  vendor_d_gemini: {
-    prompt_path: '$.contents[*].parts[*].text',
-    system_prompt_path: '$.systemInstruction.parts[*].text',
-    user_messages_path: "$.contents[?(@.role=='user')]",
-    response_path: '$.candidates[0].content.parts[0].text',
-  },
-  // The vendor's v2 chat API: messages with role/content in, `message.content` as an array of
-  // {type:"text", text} blocks out. All text blocks are taken, not only the first, so that a
-  // multi-block answer cannot hide text from response scanning.
-  vendor_e_chat: {
-    prompt_path: '$.messages[*].content',
-    system_prompt_path: SYSTEM_CONTENT,
-    user_messages_path: USER_MESSAGES,
-    model_path: '$.model',
-    response_path: '$.message.content[*].text',
-  },
-  // Local model runner chat: messages role/content in, {message: {role, content}} out.
-  vendor_g_chat: {
-    prompt_path: '$.messages[*].content',
-    system_prompt_path: SYSTEM_CONTENT,
-    user_messages_path: USER_MESSAGES,
-    model_path: '$.model',
-    response_path: '$.message.content',
-  },
-  // vendor_h serves the vendor_a-compatible API.
-  vendor_h_chat: VENDOR_A_CHAT,
-};
+const vendors: readonly Vendor[] = VENDORS;
 
-/** The preset the UI proposes for each provider type (spec's list). */
-export const RECOMMENDED_PRESET_BY_PROVIDER_TYPE: Readonly<Record<ProviderTypeName, MappingPresetName>> = {
-  vendor_a: 'vendor_a_chat_completions',
-  vendor_b: 'vendor_b_messages',
-  vendor_c: 'vendor_c_chat',
-  vendor_d: 'vendor_d_gemini',
-  vendor_e: 'vendor_e_chat',
-  vendor_f: 'vendor_f_inference',
-  vendor_g: 'vendor_g_chat',
-  vendor_h: 'vendor_h_chat',
-  vendor_i: 'vendor_i_chat',
-  custom: 'custom_simple',
-};
+/** Every vendor folder's presets (core/src/vendors/<vendor>), in the spec's order of names. */
+export const MAPPING_PRESETS: Readonly<Record<MappingPresetName, Readonly<FieldMapping>>> = gather(
+  MAPPING_PRESET_NAMES,
+  vendors.flatMap((v) => Object.entries(v.presets) as Array<[string, FieldMapping]>),
+  'mapping preset',
+);
+
+/** The preset the UI proposes for each provider type (spec's list), from the vendor folders. */
+export const RECOMMENDED_PRESET_BY_PROVIDER_TYPE: Readonly<Record<ProviderTypeName, MappingPresetName>> = gather(
+  PROVIDER_TYPES,
+  vendors.flatMap((v) => Object.entries(v.recommendedPresets ?? {}) as Array<[string, MappingPresetName]>),
+  'provider type',
+);
 
 export function isMappingPresetName(name: unknown): name is MappingPresetName {
   return typeof name === 'string' && (MAPPING_PRESET_NAMES as readonly string[]).includes(name);

@@ -3,8 +3,8 @@
 // the text goes through a hold-back window per answer slot, and events leave in order once all their
 // text is released: rewritten when a value in them was masked, untouched otherwise. A block ends the
 // stream with the vendor's error event and end marker; none of the violating text has left.
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { extractDelta } from '../upstream/sse.js';
+import { SseParser, type SseEvent } from '../upstream/stream-parser.js';
+import { extractDelta } from '../upstream/stream-rules.js';
 import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type RepeatPlace, type StreamCodec, type TextPlace } from './codecs.js';
 import { HoldbackText, type MaskSpan } from './holdback.js';
 import type { TailNeed } from './holdback-size.js';
@@ -38,7 +38,7 @@ export interface StreamGuardOptions {
 }
 
 interface QueuedEvent {
-  message: EventSourceMessage;
+  message: SseEvent;
   frame: Record<string, unknown> | undefined;
   places: Array<TextPlace & { start: number; end: number }>;
   repeats: RepeatPlace[];
@@ -55,7 +55,7 @@ interface Slot {
 
 export class StreamGuard {
   private readonly decoder = new TextDecoder('utf-8');
-  private readonly parser = createParser({ onEvent: (event) => this.onEvent(event) });
+  private readonly parser = new SseParser();
   private readonly slots = new Map<string, Slot>();
   private readonly queue: QueuedEvent[] = [];
   private work: Promise<void> = Promise.resolve();
@@ -76,7 +76,7 @@ export class StreamGuard {
   /** Upstream body bytes, as they arrive. */
   push(chunk: Uint8Array): void {
     if (this.closed || this.ended) return;
-    this.parser.feed(this.decoder.decode(chunk, { stream: true }));
+    for (const event of this.parser.push(this.decoder.decode(chunk, { stream: true }))) this.onEvent(event);
     this.schedule(false);
   }
 
@@ -89,9 +89,9 @@ export class StreamGuard {
   finish(): Promise<void> {
     if (!this.closed && !this.ended) {
       const rest = this.decoder.decode();
-      if (rest) this.parser.feed(rest);
+      for (const event of this.parser.push(rest)) this.onEvent(event);
       // A last event without its blank line still counts.
-      this.parser.feed('\n\n');
+      for (const event of this.parser.end()) this.onEvent(event);
       this.ended = true;
     }
     this.work = this.work.then(() => this.advance(true));
@@ -107,7 +107,7 @@ export class StreamGuard {
     this.options.end();
   }
 
-  private onEvent(message: EventSourceMessage): void {
+  private onEvent(message: SseEvent): void {
     const codec = this.options.codec;
     const frame = parseFrame(message.data);
     const repeats = frame && codec.repeats ? codec.repeats(frame) : [];

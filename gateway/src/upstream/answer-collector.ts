@@ -7,7 +7,8 @@
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { forwardableResponseHeaders, headerValue, type HeaderMap } from './headers.js';
-import { assembleJsonChunks, createStreamAssembler, streamFormatOf, type StreamAssembler } from './sse.js';
+import { assembleJsonChunks, createStreamAssembler, type StreamAssembler } from './stream-assembler.js';
+import { streamFormatOf } from './stream-parser.js';
 import type { UpstreamRequest, UpstreamResponse } from './types.js';
 
 export type Exchange = Omit<UpstreamResponse, 'durationMs' | 'attempts'>;

@@ -1,6 +1,6 @@
 import type { Cache, StreamsClock, UpstreamAuth } from '@palisade/core';
 import type { HeaderInput, HeaderMap } from './headers.js';
-import type { StreamFormat } from './sse.js';
+import type { StreamFormat } from './stream-parser.js';
 
 /** The few logger methods the upstream client uses; a pino logger fits. */
 export interface UpstreamLogger {

@@ -3,6 +3,8 @@
 // variants), `usageMetadata` of gemini-style APIs, `meta.billed_units` of command-style APIs and the
 // `prompt_eval_count`/`eval_count` of local-model servers. Streams (SSE, NDJSON, a JSON array of
 // chunks) report usage in one frame or cumulatively in several: the largest value of each side wins.
+// The places and names are each vendor's data (core/src/vendors/<vendor>, gathered in USAGE_FIELDS).
+import { USAGE_FIELDS, type JsonPath } from '@palisade/core';
 import { parseSse, type UpstreamResponse } from '../upstream/index.js';
 
 export interface TokenUsage {
@@ -11,7 +13,7 @@ export interface TokenUsage {
 }
 
 /** Cheap pre-check: without one of these names the answer carries no usage and is not parsed again. */
-const MARKERS = ['usage', 'TokenCount', 'eval_count', 'billed_units'];
+const MARKERS = USAGE_FIELDS.markers;
 
 type Json = Record<string, unknown>;
 
@@ -25,32 +27,36 @@ const first = (o: Json, keys: readonly string[]): number | undefined => {
   return undefined;
 };
 
-const INPUT_KEYS = ['prompt_tokens', 'input_tokens', 'inputTokens', 'promptTokens'] as const;
-const OUTPUT_KEYS = ['completion_tokens', 'output_tokens', 'outputTokens', 'completionTokens'] as const;
+/** The object at a path of keys (no allocation: this runs for every answer that reports usage). */
+const objectAt = (frame: Json, path: JsonPath): Json | undefined => {
+  let value: unknown = frame;
+  for (const key of path) {
+    if (!isObject(value)) return undefined;
+    value = value[String(key)];
+  }
+  return isObject(value) ? value : undefined;
+};
+
+const INPUT_KEYS = USAGE_FIELDS.input;
+const OUTPUT_KEYS = USAGE_FIELDS.output;
+const found = (input: number | undefined, output: number | undefined): Partial<TokenUsage> | undefined =>
+  input !== undefined || output !== undefined ? { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) } : undefined;
 
 /** Usage found in one JSON frame (or answer), or undefined. */
 export function usageOfFrame(frame: unknown): Partial<TokenUsage> | undefined {
   if (!isObject(frame)) return undefined;
-  const candidates: Array<Json | undefined> = [
-    isObject(frame.usage) ? frame.usage : undefined,
-    // a streamed message_start carries the usage inside the message
-    isObject(frame.message) && isObject(frame.message.usage) ? frame.message.usage : undefined,
-    isObject(frame.meta) && isObject(frame.meta.billed_units) ? frame.meta.billed_units : undefined,
-  ];
-  for (const u of candidates) {
+  for (const path of USAGE_FIELDS.objects) {
+    const u = objectAt(frame, path);
     if (!u) continue;
-    const input = first(u, INPUT_KEYS);
-    const output = first(u, OUTPUT_KEYS);
-    if (input !== undefined || output !== undefined) return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+    const usage = found(first(u, INPUT_KEYS), first(u, OUTPUT_KEYS));
+    if (usage) return usage;
   }
-  if (isObject(frame.usageMetadata)) {
-    const input = count(frame.usageMetadata.promptTokenCount);
-    const output = count(frame.usageMetadata.candidatesTokenCount);
-    if (input !== undefined || output !== undefined) return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
+  for (const place of USAGE_FIELDS.counts) {
+    const at = objectAt(frame, place.at);
+    if (!at) continue;
+    const usage = found(count(at[place.input]), count(at[place.output]));
+    if (usage) return usage;
   }
-  const input = count(frame.prompt_eval_count);
-  const output = count(frame.eval_count);
-  if (input !== undefined || output !== undefined) return { ...(input !== undefined ? { input } : {}), ...(output !== undefined ? { output } : {}) };
   return undefined;
 }
 

@@ -2,8 +2,9 @@
 // image_vendor_l (Replicate-style predictions). The "answer" is an image URL served by the mock
 // itself; it carries the prompt so tests can see what was forwarded.
 import { asObject, asString, unixSeconds } from '../text.js';
+import { imageVendors } from '@palisade/core/vendors';
 import type { LlmRoute, PlainRoute, RouteContext, VendorRoute } from '../types.js';
-import { openAiError } from './vendor-a.js';
+import { fromApi } from './api.js';
 
 /** A 1x1 transparent PNG: what every mock image URL serves. */
 export const PNG_1X1_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -12,16 +13,16 @@ export function imageUrl(prompt: string, ctx: RouteContext): string {
   return `${ctx.origin}/images/img-${ctx.id}.png?prompt=${encodeURIComponent(prompt)}`;
 }
 
-const simpleError = (status: number, message: string): unknown => ({ error: { message, code: status } });
-const replicateError = (status: number, message: string): unknown => ({ title: status >= 500 ? 'Internal Server Error' : 'Request Error', detail: message, status });
+const { vendor_a_compatible_generations: openAiImagesApi, vendor_k_generate: vendorKApi, vendor_l_predictions: predictionsApi, vendor_l_prediction: predictionApi } = imageVendors.apis;
+const replicateError = predictionsApi.errorBody;
+/** The mock's own image files answer errors as vendor_k does. */
+const simpleError = vendorKApi.errorBody;
 
 const openAiImages: LlmRoute = {
   kind: 'llm',
   vendor: 'image_vendor_a_compatible',
   name: 'image_vendor_a_compatible.generations',
-  method: 'POST',
-  paths: ['/v1/images/generations'],
-  required: ['prompt'],
+  ...fromApi(openAiImagesApi),
   prompt: (ctx) => asString(ctx.body.prompt),
   defaultText: imageUrl,
   reply(text, ctx) {
@@ -29,20 +30,18 @@ const openAiImages: LlmRoute = {
     const item = ctx.body.response_format === 'b64_json' ? { b64_json: PNG_1X1_BASE64 } : { url: text };
     return { created: unixSeconds(ctx.now), data: Array.from({ length: n }, () => ({ ...item })) };
   },
-  error: openAiError,
+  error: openAiImagesApi.errorBody,
 };
 
 const vendorK: LlmRoute = {
   kind: 'llm',
   vendor: 'image_vendor_k',
   name: 'image_vendor_k.generate',
-  method: 'POST',
-  paths: ['/image_vendor_k/v1/generate'],
-  required: ['prompt'],
+  ...fromApi(vendorKApi),
   prompt: (ctx) => asString(ctx.body.prompt),
   defaultText: imageUrl,
   reply: (text, ctx) => ({ id: `img-${ctx.id}`, model: ctx.model, images: [{ url: text }] }),
-  error: simpleError,
+  error: vendorKApi.errorBody,
 };
 
 const predictionKey = (id: string): string => `image_vendor_l.prediction:${id}`;
@@ -52,9 +51,7 @@ const vendorL: LlmRoute = {
   kind: 'llm',
   vendor: 'image_vendor_l',
   name: 'image_vendor_l.predictions',
-  method: 'POST',
-  paths: ['/v1/predictions'],
-  required: ['input'],
+  ...fromApi(predictionsApi),
   model: (ctx) => (typeof ctx.body.version === 'string' ? ctx.body.version : undefined),
   prompt: (ctx) => asString(asObject(ctx.body.input).prompt),
   defaultText: imageUrl,
@@ -87,8 +84,7 @@ const getPrediction: PlainRoute = {
   kind: 'plain',
   vendor: 'image_vendor_l',
   name: 'image_vendor_l.prediction',
-  method: 'GET',
-  paths: ['/v1/predictions/:id'],
+  ...fromApi(predictionApi),
   handle(ctx) {
     const found = ctx.state.get(predictionKey(ctx.params.id ?? ''));
     return found === undefined ? { status: 404, body: replicateError(404, 'Not found.') } : { body: found };

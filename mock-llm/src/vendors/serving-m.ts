@@ -2,13 +2,15 @@
 // answer an output named `text`; image models (by requested output name or model name) answer
 // `generated_image` with an image URL.
 import { asArray, asObject, asString } from '../text.js';
+import { servingVendorM } from '@palisade/core/vendors';
 import type { LlmRoute, RouteContext, VendorRoute } from '../types.js';
+import { fromApi } from './api.js';
 import { imageUrl } from './images.js';
 
 const IMAGE_MODEL = /image|diffusion|sdxl|flux|dall-?e|txt2img|img/i;
 const PROMPT_INPUTS = ['prompt', 'text_input', 'text', 'input'];
 
-const tritonError = (status: number, message: string): unknown => ({ error: message });
+const tritonError = servingVendorM.errorBody;
 
 function inputs(ctx: RouteContext): Record<string, unknown>[] {
   return asArray(ctx.body.inputs).map(asObject);
@@ -39,9 +41,7 @@ const infer: LlmRoute = {
   kind: 'llm',
   vendor: 'serving_vendor_m',
   name: 'serving_vendor_m.infer',
-  method: 'POST',
-  paths: ['/v2/models/:model/infer', '/v2/models/:model/versions/:version/infer'],
-  required: ['inputs'],
+  ...fromApi(servingVendorM.apis.infer),
   model: (ctx) => ctx.params.model,
   prompt,
   defaultText: (p, ctx) => (isImage(ctx) ? imageUrl(p, ctx) : undefined),
@@ -57,19 +57,13 @@ const infer: LlmRoute = {
   error: tritonError,
 };
 
-const ready = (name: string, path: string): VendorRoute => ({
+const ready = (name: 'ready' | 'live' | 'model_ready'): VendorRoute => ({
   kind: 'plain',
   vendor: 'serving_vendor_m',
   name: `serving_vendor_m.${name}`,
-  method: 'GET',
-  paths: [path],
+  ...fromApi(servingVendorM.apis[name]),
   handle: () => ({ body: { ready: true, live: true } }),
   error: tritonError,
 });
 
-export const servingMRoutes: VendorRoute[] = [
-  infer,
-  ready('ready', '/v2/health/ready'),
-  ready('live', '/v2/health/live'),
-  ready('model_ready', '/v2/models/:model/ready'),
-];
+export const servingMRoutes: VendorRoute[] = [infer, ready('ready'), ready('live'), ready('model_ready')];

@@ -1,8 +1,10 @@
 // vendor_a (OpenAI-style) chat and legacy completions. The builders are shared by the
 // compatible vendors: vendor_h (vLLM), vendor_c (Azure-style) and vendor_i (GigaChat-style).
+import { vendorA, vendorH } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, SSE_DONE, sseEvent } from '../sse.js';
 import { asObject, chunkText, estimateTokens, firstString, lastUserText, unixSeconds } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec, VendorId, VendorRoute } from '../types.js';
+import { fromApi } from './api.js';
 
 function usage(prompt: string, text: string): Record<string, number> {
   const promptTokens = estimateTokens(prompt);
@@ -72,11 +74,7 @@ export const completionStream: StreamSpec = {
   },
 };
 
-export function openAiError(status: number, message: string): unknown {
-  const type =
-    status === 401 ? 'invalid_api_key' : status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error';
-  return { error: { message, type, param: null, code: status === 401 ? 'invalid_api_key' : null } };
-}
+export const openAiError = vendorA.errorBody;
 
 /** Chat + completions routes of an OpenAI-compatible server mounted under `prefix`. */
 export function openAiRoutes(vendor: VendorId, prefix: string): LlmRoute[] {
@@ -85,9 +83,7 @@ export function openAiRoutes(vendor: VendorId, prefix: string): LlmRoute[] {
       kind: 'llm',
       vendor,
       name: `${vendor}.chat`,
-      method: 'POST',
-      paths: [`${prefix}/v1/chat/completions`],
-      required: ['messages'],
+      ...fromApi(vendorA.apis.chat, prefix),
       prompt: chatPrompt,
       reply: chatCompletion,
       stream: chatStream,
@@ -97,9 +93,7 @@ export function openAiRoutes(vendor: VendorId, prefix: string): LlmRoute[] {
       kind: 'llm',
       vendor,
       name: `${vendor}.completions`,
-      method: 'POST',
-      paths: [`${prefix}/v1/completions`],
-      required: ['prompt'],
+      ...fromApi(vendorA.apis.completions, prefix),
       prompt: completionPrompt,
       reply: textCompletion,
       stream: completionStream,
@@ -156,9 +150,7 @@ const responsesRoute: VendorRoute = {
   kind: 'llm',
   vendor: 'vendor_a',
   name: 'vendor_a.responses',
-  method: 'POST',
-  paths: ['/v1/responses'],
-  required: ['input'],
+  ...fromApi(vendorA.apis.responses),
   prompt: responsesPrompt,
   reply: responsesObject,
   stream: responsesStream,
@@ -171,7 +163,7 @@ const modelList: VendorRoute = {
   vendor: 'vendor_a',
   name: 'vendor_a.models',
   method: 'GET',
-  paths: ['/v1/models', '/vendor_h/v1/models'],
+  paths: [...fromApi(vendorA.apis.models).paths, ...fromApi(vendorH.apis.models, '/vendor_h').paths],
   handle: (ctx) => ({
     body: { object: 'list', data: [{ id: 'mock-model', object: 'model', created: unixSeconds(ctx.now), owned_by: 'mock-llm' }] },
   }),

@@ -1,22 +1,12 @@
 // vendor_b (Anthropic-style): Messages API with top-level `system`, its SSE event sequence,
 // and the legacy Text Completions API (`\n\nHuman: … \n\nAssistant:` prompts).
+import { vendorB } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
 import { asString, chunkText, estimateTokens, lastUserText } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
+import { fromApi } from './api.js';
 
-const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error',
-  401: 'authentication_error',
-  403: 'permission_error',
-  404: 'not_found_error',
-  413: 'request_too_large',
-  429: 'rate_limit_error',
-  529: 'overloaded_error',
-};
-
-export function anthropicError(status: number, message: string): unknown {
-  return { type: 'error', error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message } };
-}
+export const anthropicError = vendorB.errorBody;
 
 const messagesPrompt = (ctx: RouteContext): string => lastUserText(ctx.body.messages);
 
@@ -70,9 +60,7 @@ export const vendorBRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_b',
     name: 'vendor_b.messages',
-    method: 'POST',
-    paths: ['/v1/messages'],
-    required: ['messages'],
+    ...fromApi(vendorB.apis.messages),
     prompt: messagesPrompt,
     reply: message,
     stream: messagesStream,
@@ -82,9 +70,7 @@ export const vendorBRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_b',
     name: 'vendor_b.complete',
-    method: 'POST',
-    paths: ['/v1/complete'],
-    required: ['prompt'],
+    ...fromApi(vendorB.apis.complete),
     prompt: (ctx) => legacyHumanText(asString(ctx.body.prompt)),
     reply: (text, ctx) => ({
       type: 'completion',

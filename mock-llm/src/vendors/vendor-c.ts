@@ -1,10 +1,12 @@
 // vendor_c (Azure-style): vendor_a format at deployment URLs, `api-key` header and a required
 // `api-version` query parameter, as the real service enforces both.
+import { vendorC } from '@palisade/core/vendors';
 import type { LlmRoute, Rejection, RouteContext } from '../types.js';
+import { fromApi } from './api.js';
 import { chatCompletion, chatPrompt, chatStream, completionPrompt, completionStream, textCompletion } from './vendor-a.js';
 
 function check(ctx: RouteContext): Rejection | undefined {
-  const key = ctx.headers['api-key'];
+  const key = ctx.headers[vendorC.auth.header];
   if (typeof key !== 'string' || key === '' || (ctx.vendorCApiKey !== undefined && key !== ctx.vendorCApiKey)) {
     return {
       status: 401,
@@ -15,10 +17,7 @@ function check(ctx: RouteContext): Rejection | undefined {
   return undefined;
 }
 
-function azureError(status: number, message: string): unknown {
-  const code = status === 401 ? '401' : status === 400 && message.includes('api-version') ? 'MissingApiVersionParameter' : String(status);
-  return { error: { code, message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null } };
-}
+const azureError = vendorC.errorBody;
 
 // Azure answers with the deployment's model; a body `model` wins so tests can pin it.
 const model = (ctx: RouteContext): string | undefined =>
@@ -29,9 +28,7 @@ export const vendorCRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_c',
     name: 'vendor_c.chat',
-    method: 'POST',
-    paths: ['/openai/deployments/:deployment/chat/completions'],
-    required: ['messages'],
+    ...fromApi(vendorC.apis.chat),
     check,
     model,
     prompt: chatPrompt,
@@ -43,9 +40,7 @@ export const vendorCRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_c',
     name: 'vendor_c.completions',
-    method: 'POST',
-    paths: ['/openai/deployments/:deployment/completions'],
-    required: ['prompt'],
+    ...fromApi(vendorC.apis.completions),
     check,
     model,
     prompt: completionPrompt,

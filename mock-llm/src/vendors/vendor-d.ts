@@ -1,23 +1,12 @@
 // vendor_d (Google-style): Gemini generateContent / streamGenerateContent (SSE with ?alt=sse,
 // else a JSON array) and the legacy PaLM generateText. Paths are `/models/<model>:<action>`.
+import { vendorD } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
 import { asArray, asObject, asString, chunkText, contentText, estimateTokens } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
+import { fromApi } from './api.js';
 
-const STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT',
-  401: 'UNAUTHENTICATED',
-  403: 'PERMISSION_DENIED',
-  404: 'NOT_FOUND',
-  429: 'RESOURCE_EXHAUSTED',
-  500: 'INTERNAL',
-  503: 'UNAVAILABLE',
-  504: 'DEADLINE_EXCEEDED',
-};
-
-export function googleError(status: number, message: string): unknown {
-  return { error: { code: status, message, status: STATUS[status] ?? (status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION') } };
-}
+export const googleError = vendorD.errorBody;
 
 /** Text of the last user turn: contents[].parts[].text (a content without role is the user's). */
 function geminiPrompt(ctx: RouteContext): string {
@@ -56,18 +45,12 @@ const geminiStream: StreamSpec = {
 
 const modelOf = (ctx: RouteContext): string | undefined => ctx.params.model;
 
-const GEMINI_PATHS = ['/v1beta/models/:modelAction', '/v1/models/:modelAction'];
-const PALM_PATHS = ['/v1beta2/models/:modelAction', '/v1beta3/models/:modelAction'];
-
 export const vendorDRoutes: LlmRoute[] = [
   {
     kind: 'llm',
     vendor: 'vendor_d',
     name: 'vendor_d.generateContent',
-    method: 'POST',
-    paths: GEMINI_PATHS,
-    action: 'generateContent',
-    required: ['contents'],
+    ...fromApi(vendorD.apis.generateContent),
     model: modelOf,
     prompt: geminiPrompt,
     reply: (text, ctx) => response(ctx, text, true, text),
@@ -77,10 +60,7 @@ export const vendorDRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_d',
     name: 'vendor_d.streamGenerateContent',
-    method: 'POST',
-    paths: GEMINI_PATHS,
-    action: 'streamGenerateContent',
-    required: ['contents'],
+    ...fromApi(vendorD.apis.streamGenerateContent),
     model: modelOf,
     prompt: geminiPrompt,
     reply: (text, ctx) => [response(ctx, text, true, text)],
@@ -91,10 +71,7 @@ export const vendorDRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_d',
     name: 'vendor_d.generateText',
-    method: 'POST',
-    paths: PALM_PATHS,
-    action: 'generateText',
-    required: ['prompt'],
+    ...fromApi(vendorD.apis.generateText),
     model: modelOf,
     prompt: (ctx) => asString(asObject(ctx.body.prompt).text),
     reply: (text) => ({ candidates: [{ output: text, safetyRatings: [] }] }),

@@ -1,10 +1,10 @@
 // vendor_e (Cohere-style): v1 generate, v1 chat (single `message`) and v2 chat (messages).
 import { asString, estimateTokens, firstString, lastUserText } from '../text.js';
+import { vendorE } from '@palisade/core/vendors';
 import type { LlmRoute, RouteContext } from '../types.js';
+import { fromApi } from './api.js';
 
-export function cohereError(status: number, message: string): unknown {
-  return { message };
-}
+export const cohereError = vendorE.errorBody;
 
 function billed(prompt: string, text: string): Record<string, unknown> {
   return { api_version: { version: '1' }, billed_units: { input_tokens: estimateTokens(prompt), output_tokens: estimateTokens(text) } };
@@ -17,9 +17,7 @@ export const vendorERoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_e',
     name: 'vendor_e.generate',
-    method: 'POST',
-    paths: ['/v1/generate'],
-    required: ['prompt'],
+    ...fromApi(vendorE.apis.generate),
     prompt: (ctx) => firstString(ctx.body.prompt),
     reply: (text, ctx) => ({
       id: ctx.id,
@@ -33,9 +31,7 @@ export const vendorERoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_e',
     name: 'vendor_e.chat_v1',
-    method: 'POST',
-    paths: ['/v1/chat'],
-    required: ['message'],
+    ...fromApi(vendorE.apis.chat_v1),
     prompt: (ctx) => asString(ctx.body.message),
     reply: (text, ctx) => ({
       response_id: ctx.id,
@@ -50,9 +46,7 @@ export const vendorERoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_e',
     name: 'vendor_e.chat',
-    method: 'POST',
-    paths: ['/v2/chat'],
-    required: ['messages'],
+    ...fromApi(vendorE.apis.chat),
     prompt: v2Prompt,
     reply: (text, ctx) => {
       const input = estimateTokens(v2Prompt(ctx));

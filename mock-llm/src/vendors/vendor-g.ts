@@ -1,10 +1,12 @@
 // vendor_g (Ollama-style local runner): /api/chat and /api/generate, NDJSON when stream is true,
 // and /api/tags (the listing health checks call).
+import { vendorG } from '@palisade/core/vendors';
 import { NDJSON_CONTENT_TYPE, ndjsonLine } from '../sse.js';
 import { asString, chunkText, estimateTokens, lastUserText } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec, VendorRoute } from '../types.js';
+import { fromApi } from './api.js';
 
-const ollamaError = (status: number, message: string): unknown => ({ error: message });
+const ollamaError = vendorG.errorBody;
 
 function stats(prompt: string, text: string): Record<string, unknown> {
   return {
@@ -43,9 +45,7 @@ const routes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_g',
     name: 'vendor_g.chat',
-    method: 'POST',
-    paths: ['/api/chat'],
-    required: ['messages'],
+    ...fromApi(vendorG.apis.chat),
     prompt: chatPrompt,
     reply: (text, ctx) => ({ model: ctx.model, created_at: createdAt(ctx), ...chatPiece(text), done: true, ...stats(chatPrompt(ctx), text) }),
     stream: ndjson(chatPiece, chatPrompt),
@@ -55,9 +55,7 @@ const routes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_g',
     name: 'vendor_g.generate',
-    method: 'POST',
-    paths: ['/api/generate'],
-    required: ['prompt'],
+    ...fromApi(vendorG.apis.generate),
     prompt: generatePrompt,
     reply: (text, ctx) => ({ model: ctx.model, created_at: createdAt(ctx), ...generatePiece(text), done: true, ...stats(generatePrompt(ctx), text) }),
     stream: ndjson(generatePiece, generatePrompt),
@@ -71,8 +69,7 @@ export const vendorGRoutes: VendorRoute[] = [
     kind: 'plain',
     vendor: 'vendor_g',
     name: 'vendor_g.tags',
-    method: 'GET',
-    paths: ['/api/tags'],
+    ...fromApi(vendorG.apis.tags),
     handle: (ctx) => ({ body: { models: [{ name: 'mock-model:latest', model: 'mock-model:latest', modified_at: createdAt(ctx), size: 0 }] } }),
     error: ollamaError,
   },

@@ -2,12 +2,12 @@
 // chat that only accepts unexpired tokens the mock issued.
 import { bearerToken, readTokenRequest } from '../oauth.js';
 import { asObject, asString } from '../text.js';
+import { vendorI } from '@palisade/core/vendors';
 import type { LlmRoute, PlainRoute, RouteContext, VendorRoute } from '../types.js';
+import { fromApi } from './api.js';
 import { chatCompletion, chatPrompt, chatStream } from './vendor-a.js';
 
-function gigaError(status: number, message: string): unknown {
-  return { status, message };
-}
+const gigaError = vendorI.errorBody;
 
 /** Form fields of the token request (urlencoded body is parsed into an object of strings). */
 function formOf(ctx: RouteContext): Record<string, string> {
@@ -27,8 +27,7 @@ export const vendorIToken: PlainRoute = {
   kind: 'plain',
   vendor: 'vendor_i',
   name: 'vendor_i.oauth',
-  method: 'POST',
-  paths: ['/api/v2/oauth', '/oauth/token'],
+  ...fromApi(vendorI.apis.oauth),
   handle(ctx) {
     const req = readTokenRequest(ctx.headers, formOf(ctx));
     if (!req) return invalidClient('client credentials are missing');
@@ -48,16 +47,14 @@ export const vendorIToken: PlainRoute = {
       },
     };
   },
-  error: (status, message) => ({ error: status >= 500 ? 'server_error' : 'invalid_request', error_description: message }),
+  error: vendorI.apis.oauth.errorBody,
 };
 
 export const vendorIChat: LlmRoute = {
   kind: 'llm',
   vendor: 'vendor_i',
   name: 'vendor_i.chat',
-  method: 'POST',
-  paths: ['/api/v1/chat/completions'],
-  required: ['messages'],
+  ...fromApi(vendorI.apis.chat),
   check(ctx) {
     const token = bearerToken(ctx.headers);
     if (token === undefined || !ctx.oauth.verify(token)) return { status: 401, message: 'Token has expired or is invalid' };

@@ -1,12 +1,10 @@
 // vendor_j (YandexGPT-style): foundationModels completion with `text` message fields.
 import { estimateTokens, lastUserText } from '../text.js';
+import { vendorJ } from '@palisade/core/vendors';
 import type { LlmRoute, RouteContext } from '../types.js';
+import { fromApi } from './api.js';
 
-const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 429: 8, 500: 13, 503: 14, 504: 4 };
-
-function yandexError(status: number, message: string): unknown {
-  return { error: { grpcCode: GRPC_CODES[status] ?? 2, httpCode: status, message, httpStatus: String(status), details: [] } };
-}
+const yandexError = vendorJ.errorBody;
 
 const prompt = (ctx: RouteContext): string => lastUserText(ctx.body.messages, 'text');
 
@@ -15,9 +13,7 @@ export const vendorJRoutes: LlmRoute[] = [
     kind: 'llm',
     vendor: 'vendor_j',
     name: 'vendor_j.completion',
-    method: 'POST',
-    paths: ['/foundationModels/v1/completion'],
-    required: ['messages'],
+    ...fromApi(vendorJ.apis.completion),
     model: (ctx) => (typeof ctx.body.modelUri === 'string' ? ctx.body.modelUri : undefined),
     prompt,
     reply: (text, ctx) => {

@@ -1,24 +1,19 @@
 // Client side of the streams, for tests: parses an SSE / NDJSON / JSON-array body back into
 // the answer text, and says whether the vendor's end marker was seen.
-import { asArray, asObject, asString } from './text.js';
+import { createParser } from 'eventsource-parser';
+import { asArray, asObject, asString } from '../text.js';
 
 export interface SseMessage {
   event: string | undefined;
   data: string;
 }
 
-/** Parses an SSE body (LF or CRLF line ends) into its events. */
+/** Parses an SSE body into its events, with the SSE parser the gateway builds on. */
 export function parseSse(body: string): SseMessage[] {
   const out: SseMessage[] = [];
-  for (const block of body.split(/\r?\n\r?\n/)) {
-    let event: string | undefined;
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-    }
-    if (data.length > 0 || event !== undefined) out.push({ event, data: data.join('\n') });
-  }
+  const parser = createParser({ onEvent: (message) => out.push({ event: message.event, data: message.data }) });
+  // A blank line ends an unterminated last event.
+  parser.feed(`${body}\n\n`);
   return out;
 }
 

@@ -1,0 +1,85 @@
+// vendor_b (Anthropic-style): the Messages API (top-level `system`, its SSE event sequence) and the
+// legacy Text Completions API.
+import { USER_MESSAGES } from '../chat-paths.js';
+import { SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import type { ErrorBody, Vendor } from '../types.js';
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  529: 'overloaded_error',
+};
+
+export const anthropicError: ErrorBody = (status, message) => ({
+  type: 'error',
+  error: { type: ERROR_TYPES[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error'), message },
+});
+
+export const vendorB = {
+  id: 'vendor_b',
+  providerTypes: ['vendor_b'],
+  presets: {
+    vendor_b_messages: {
+      prompt_path: '$.messages[*].content',
+      system_prompt_path: '$.system',
+      user_messages_path: USER_MESSAGES,
+      model_path: '$.model',
+      response_path: '$.content[0].text',
+    },
+    vendor_b_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.completion' },
+  },
+  recommendedPresets: { vendor_b: 'vendor_b_messages' },
+  apis: {
+    messages: {
+      method: 'POST',
+      paths: ['/v1/messages'],
+      required: ['messages'],
+      preset: 'vendor_b_messages',
+      sample: { path: '/v1/messages', body: { ...SAMPLE_BODIES.chat, max_tokens: 16 } },
+    },
+    complete: {
+      method: 'POST',
+      paths: ['/v1/complete'],
+      required: ['prompt'],
+      preset: 'vendor_b_completions',
+      sample: { path: '/v1/complete', body: { model: 'm', prompt: `\n\nHuman: ${SAMPLE_PROMPT}\n\nAssistant:`, max_tokens_to_sample: 16 } },
+    },
+  },
+  streams: {
+    deltaRules: [
+      {
+        name: 'messages content_block_delta',
+        vendors: ['vendor_b'],
+        format: 'sse',
+        when: { path: ['type'], equals: 'content_block_delta' },
+        text: ['delta', 'text'],
+      },
+    ],
+    endMarkers: [
+      { name: 'vendor_b message_stop event', format: 'sse', event: 'message_stop' },
+      { name: 'vendor_b message_stop frame', format: 'sse', path: ['type'], equals: 'message_stop' },
+    ],
+    codecs: [
+      {
+        name: 'messages content_block_delta',
+        pathSuffixes: ['/messages'],
+        when: { path: ['type'], equals: 'content_block_delta' },
+        slot: ['index'],
+        textParent: ['delta'],
+        textKey: 'text',
+        end: { event: 'message_stop' },
+        refusal: (e) => [
+          { event: 'error', data: JSON.stringify({ type: 'error', error: { type: e.type, message: e.message, code: e.code, trace_id: e.traceId } }) },
+          { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },
+        ],
+      },
+    ],
+  },
+  // A streamed message_start carries the usage inside the message.
+  usage: { objects: [['usage'], ['message', 'usage']], input: ['input_tokens'], output: ['output_tokens'], markers: ['usage'] },
+  errorBody: anthropicError,
+} as const satisfies Vendor;

@@ -1,0 +1,32 @@
+// vendor_g (Ollama-style local runner): /api/chat and /api/generate, NDJSON when `stream` is true, and
+// the /api/tags listing health checks call.
+import { CHAT_REQUEST } from '../chat-paths.js';
+import { SAMPLE_BODIES } from '../samples.js';
+import type { ErrorBody, Vendor } from '../types.js';
+
+export const ollamaError: ErrorBody = (_status, message) => ({ error: message });
+
+export const vendorG = {
+  id: 'vendor_g',
+  providerTypes: ['vendor_g'],
+  presets: {
+    // Local model runner chat: messages role/content in, {message: {role, content}} out.
+    vendor_g_chat: { ...CHAT_REQUEST, response_path: '$.message.content' },
+  },
+  recommendedPresets: { vendor_g: 'vendor_g_chat' },
+  apis: {
+    // The runner streams unless told not to.
+    chat: { method: 'POST', paths: ['/api/chat'], required: ['messages'], preset: 'vendor_g_chat', sample: { path: '/api/chat', body: { ...SAMPLE_BODIES.chat, stream: false } } },
+    generate: { method: 'POST', paths: ['/api/generate'], required: ['prompt'] },
+    tags: { method: 'GET', paths: ['/api/tags'] },
+  },
+  streams: {
+    deltaRules: [
+      { name: 'ollama chat', vendors: ['vendor_g'], format: 'ndjson', text: ['message', 'content'] },
+      { name: 'ollama generate', vendors: ['vendor_g'], format: 'ndjson', text: ['response'] },
+    ],
+    endMarkers: [{ name: 'vendor_g done line', format: 'ndjson', path: ['done'], equals: true }],
+  },
+  usage: { counts: [{ at: [], input: 'prompt_eval_count', output: 'eval_count' }], markers: ['eval_count'] },
+  errorBody: ollamaError,
+} as const satisfies Vendor;

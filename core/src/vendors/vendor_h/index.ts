@@ -1,0 +1,16 @@
+// vendor_h (vLLM-style): serves the vendor_a-compatible API (and its streams).
+import type { Vendor } from '../types.js';
+import { openAiError, VENDOR_A_CHAT, vendorA } from '../vendor_a/index.js';
+
+export const vendorH = {
+  id: 'vendor_h',
+  providerTypes: ['vendor_h'],
+  presets: { vendor_h_chat: VENDOR_A_CHAT },
+  recommendedPresets: { vendor_h: 'vendor_h_chat' },
+  apis: {
+    chat: { ...vendorA.apis.chat, preset: 'vendor_h_chat' },
+    completions: vendorA.apis.completions,
+    models: vendorA.apis.models,
+  },
+  errorBody: openAiError,
+} as const satisfies Vendor;

@@ -1,0 +1,140 @@
+// Reassembling a streamed answer's text while it is read (and from a whole streamed body), with the
+// vendor stream rules.
+import { NdjsonLineReader, SseParser, type SseEvent, type StreamFormat } from './stream-parser.js';
+import { DELTA_RULES, extractDelta, isEndMarker, type DeltaRule } from './stream-rules.js';
+
+/** Reassembles answer text while a stream is read, and says when its end marker went by. */
+export interface StreamAssembler {
+  readonly format: StreamFormat;
+  /** Feeds raw body bytes (UTF-8 sequences may be split across chunks). Ignored after the end marker. */
+  push(chunk: Uint8Array): void;
+  /** End of the body: flushes a last unterminated frame. */
+  finish(): void;
+  /** The end marker was seen. */
+  readonly done: boolean;
+  /** Frames that carried answer text. */
+  readonly pieces: number;
+  /** The answer text so far; several answers (choices) are joined by a blank line, in slot order. */
+  readonly text: string;
+}
+
+export function createStreamAssembler(format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): StreamAssembler {
+  const decoder = new TextDecoder('utf-8');
+  const parser = format === 'sse' ? new SseParser() : undefined;
+  const slots = new Map<string, string>();
+  const lines = parser ? undefined : new NdjsonLineReader();
+  let done = false;
+  let pieces = 0;
+
+  const addFrame = (frame: unknown): void => {
+    const found = extractDelta(frame, format, rules);
+    if (!found) return;
+    let added = false;
+    for (const [slot, text] of found) {
+      if (text === '') continue;
+      slots.set(slot, (slots.get(slot) ?? '') + text);
+      added = true;
+    }
+    if (added) pieces += 1;
+  };
+  const onEvents = (events: SseEvent[]): void => {
+    for (const event of events) {
+      if (done) return;
+      const frame = parseJson(event.data);
+      if (isEndMarker('sse', frame, { data: event.data, event: event.event })) {
+        // A marker frame may still carry text (none of the known ones do, but be safe).
+        if (frame !== undefined) addFrame(frame);
+        done = true;
+        return;
+      }
+      if (frame !== undefined) addFrame(frame);
+    }
+  };
+  const onLine = (line: string): void => {
+    if (done || line.trim() === '') return;
+    const frame = parseJson(line);
+    if (frame === undefined) return;
+    addFrame(frame);
+    if (isEndMarker('ndjson', frame, {})) done = true;
+  };
+  const onLines = (found: string[]): void => {
+    for (const line of found) {
+      if (done) return;
+      onLine(line);
+    }
+  };
+  const onText = (text: string): void => {
+    if (parser) onEvents(parser.push(text));
+    else if (lines) onLines(lines.push(text));
+  };
+
+  return {
+    format,
+    push(chunk) {
+      if (done) return;
+      onText(decoder.decode(chunk, { stream: true }));
+    },
+    finish() {
+      if (done) return;
+      const rest = decoder.decode();
+      if (rest !== '') onText(rest);
+      if (done) return;
+      if (parser) onEvents(parser.end());
+      else if (lines) onLines(lines.end());
+    },
+    get done() {
+      return done;
+    },
+    get pieces() {
+      return pieces;
+    },
+    get text() {
+      return joinSlots(slots);
+    },
+  };
+}
+
+function joinSlots(slots: Map<string, string>): string {
+  if (slots.size <= 1) return slots.values().next().value ?? '';
+  const keys = [...slots.keys()].sort((a, b) => {
+    const na = Number(a);
+    const nb = Number(b);
+    return Number.isFinite(na) && Number.isFinite(nb) ? na - nb : a.localeCompare(b);
+  });
+  return keys.map((k) => slots.get(k) ?? '').join('\n\n');
+}
+
+function parseJson(text: string): unknown {
+  const trimmed = text.trim();
+  if (trimmed === '' || (trimmed[0] !== '{' && trimmed[0] !== '[')) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reassembles a whole streamed body at once (tests, and callers holding a complete body). */
+export function assembleStream(format: StreamFormat, body: string | Uint8Array, rules: readonly DeltaRule[] = DELTA_RULES): { text: string; done: boolean; pieces: number } {
+  const assembler = createStreamAssembler(format, rules);
+  assembler.push(typeof body === 'string' ? new TextEncoder().encode(body) : body);
+  assembler.finish();
+  return { text: assembler.text, done: assembler.done, pieces: assembler.pieces };
+}
+
+/**
+ * The answer text of a stream delivered as one JSON array of chunks (vendor_d streamGenerateContent
+ * without `alt=sse`), read with the SSE frame rules; undefined when the value is not such an array.
+ */
+export function assembleJsonChunks(value: unknown, rules: readonly DeltaRule[] = DELTA_RULES): string | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  const slots = new Map<string, string>();
+  let claimed = false;
+  for (const frame of value) {
+    const found = extractDelta(frame, 'sse', rules);
+    if (!found) continue;
+    claimed = true;
+    for (const [slot, text] of found) slots.set(slot, (slots.get(slot) ?? '') + text);
+  }
+  return claimed ? joinSlots(slots) : undefined;
+}

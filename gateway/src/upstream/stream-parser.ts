@@ -1,0 +1,115 @@
+/**
+ * Reading streamed LLM answers frame by frame: server-sent events (on `eventsource-parser`) and
+ * NDJSON lines. Every SSE reader of the gateway (the assembler, the stream guard, usage counting)
+ * goes through `SseParser`, so they all split a stream the same way.
+ *
+ * The gateway never streams a buffered answer to its client (spec, "Gateway pipeline"); these readers
+ * let it know when a stream is complete and give the response scanner the reassembled answer text.
+ */
+import { createParser, type EventSourceParser } from 'eventsource-parser';
+import type { StreamFormat } from '@palisade/core';
+
+export type { StreamFormat } from '@palisade/core';
+
+/** One dispatched server-sent event. `data` joins multi-line data with `\n` (WHATWG rules). */
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+  /** The last event id seen on the stream (it carries over to later events, as in WHATWG). */
+  id: string | undefined;
+}
+
+const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines']);
+
+/** The stream format a response content type announces, or undefined for a plain body. */
+export function streamFormatOf(contentType: string | undefined): StreamFormat | undefined {
+  // Most answers are JSON: decided without splitting or lower-casing.
+  if (contentType === undefined || contentType.startsWith('application/json')) return undefined;
+  const mime = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  if (mime === 'text/event-stream') return 'sse';
+  return NDJSON_TYPES.has(mime) ? 'ndjson' : undefined;
+}
+
+/**
+ * Incremental SSE parser (WHATWG event-stream rules, by `eventsource-parser`): lines end in LF, CRLF
+ * or CR, a CRLF split across two chunks included; `:` lines are comments; a blank line dispatches an
+ * event that has data. The library forgets an event's `id` once it is dispatched; this keeps the last
+ * one for the events after it, as the WHATWG rules do.
+ */
+export class SseParser {
+  private readonly parser: EventSourceParser;
+  private completed: SseEvent[] = [];
+  private lastId: string | undefined;
+
+  constructor() {
+    this.parser = createParser({
+      onEvent: (message) => {
+        if (message.id !== undefined) this.lastId = message.id;
+        this.completed.push({ event: message.event, data: message.data, id: this.lastId });
+      },
+    });
+  }
+
+  /** Feeds decoded text; returns the events completed by it. */
+  push(text: string): SseEvent[] {
+    if (text === '') return [];
+    this.parser.feed(text);
+    return this.take();
+  }
+
+  /** End of input: a last line without its terminator and an undispatched event still count. */
+  end(): SseEvent[] {
+    // A blank line ends the last line (a lone CR held back for a following LF included) and the event.
+    this.parser.feed('\n\n');
+    this.parser.reset();
+    return this.take();
+  }
+
+  private take(): SseEvent[] {
+    const out = this.completed;
+    if (out.length > 0) this.completed = [];
+    return out;
+  }
+}
+
+/** Parses a whole SSE body at once. */
+export function parseSse(body: string): SseEvent[] {
+  const parser = new SseParser();
+  return [...parser.push(body), ...parser.end()];
+}
+
+/**
+ * Incremental NDJSON line reader: lines end in LF (a CR before it is left to the JSON parser, which
+ * takes it as whitespace). Hand-written: splitting at one character needs no library, and the SSE
+ * parsers (the only candidates) would give `data:`-less lines no meaning.
+ */
+export class NdjsonLineReader {
+  private rest = '';
+
+  /** Feeds decoded text; returns the lines completed by it (without their LF). */
+  push(text: string): string[] {
+    const lines: string[] = [];
+    let start = 0;
+    let nl = text.indexOf('\n');
+    if (nl >= 0) {
+      lines.push(this.rest + text.slice(0, nl));
+      this.rest = '';
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+      while (nl >= 0) {
+        lines.push(text.slice(start, nl));
+        start = nl + 1;
+        nl = text.indexOf('\n', start);
+      }
+    }
+    this.rest += text.slice(start);
+    return lines;
+  }
+
+  /** End of input: the last line, when it had no LF. */
+  end(): string[] {
+    const last = this.rest;
+    this.rest = '';
+    return last === '' ? [] : [last];
+  }
+}

@@ -1,0 +1,65 @@
+// Reading answer text and end markers out of stream frames with the vendor stream rules (the data
+// lives in each vendor's folder, core/src/vendors/<vendor>: DELTA_RULES and END_MARKERS gather them).
+import { DELTA_RULES, END_MARKERS, type DeltaRule, type JsonPath, type StreamFormat } from '@palisade/core';
+
+export { DELTA_RULES, END_MARKERS, type DeltaRule, type EndMarker, type JsonPath, type PathStep } from '@palisade/core';
+
+/** The values a path reaches (`*` fans out over arrays and objects). */
+export function valuesAt(value: unknown, path: JsonPath): unknown[] {
+  let current: unknown[] = [value];
+  for (const step of path) {
+    const next: unknown[] = [];
+    for (const v of current) {
+      if (v === null || typeof v !== 'object') continue;
+      if (step === '*') {
+        next.push(...(Array.isArray(v) ? v : Object.values(v)));
+      } else if (typeof step === 'number') {
+        if (Array.isArray(v) && step < v.length) next.push(v[step]);
+      } else if (!Array.isArray(v) && Object.hasOwn(v, step)) {
+        next.push((v as Record<string, unknown>)[step]);
+      }
+    }
+    current = next;
+    if (current.length === 0) break;
+  }
+  return current;
+}
+
+function textsAt(value: unknown, path: JsonPath): string[] | undefined {
+  const strings = valuesAt(value, path).filter((v): v is string => typeof v === 'string');
+  return strings.length > 0 ? strings : undefined;
+}
+
+/** Text pieces of one frame, keyed by answer slot; undefined when no rule claims the frame. */
+export function extractDelta(frame: unknown, format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): Array<[string, string]> | undefined {
+  for (const rule of rules) {
+    if (rule.format !== format) continue;
+    if (rule.when && !valuesAt(frame, rule.when.path).some((v) => v === rule.when?.equals)) continue;
+    if (rule.items === undefined) {
+      const texts = textsAt(frame, rule.text);
+      if (texts) return [['0', texts.join('')]];
+      continue;
+    }
+    const items = valuesAt(frame, rule.items).flatMap((v) => (Array.isArray(v) ? v : []));
+    const pieces: Array<[string, string]> = [];
+    items.forEach((item, position) => {
+      const texts = textsAt(item, rule.text);
+      if (!texts) return;
+      const slot = rule.slot === undefined ? undefined : valuesAt(item, rule.slot)[0];
+      pieces.push([typeof slot === 'number' || typeof slot === 'string' ? String(slot) : String(position), texts.join('')]);
+    });
+    if (pieces.length > 0) return pieces;
+  }
+  return undefined;
+}
+
+/** The frame (or its raw SSE data / event name) is an end marker of its format. */
+export function isEndMarker(format: StreamFormat, frame: unknown, raw: { data?: string; event?: string }): boolean {
+  return END_MARKERS.some((m) => {
+    if (m.format !== format) return false;
+    if (m.data !== undefined) return raw.data === m.data;
+    if (m.event !== undefined) return raw.event === m.event;
+    if (m.path !== undefined) return valuesAt(frame, m.path).some((v) => v === m.equals);
+    return false;
+  });
+}
