@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 // `npm run dev -w @palisade/ui` proxies /api to a running Admin API (ADMIN_API_URL), like `palisade ui`.
 export default defineConfig({
   plugins: [react()],
-  // The mapping presets are data shared with the gateway (core/src/mapping/presets.ts has no imports).
+  // The mapping presets are data shared with the gateway: core/src/mapping/presets.ts and the vendor folders it gathers (core/src/vendors), plain data without Node imports.
   // The root node_modules holds React 18 (the API docs' redoc); hoisted libraries must use the app's 19.
   resolve: {
     dedupe: ['react', 'react-dom'],

@@ -77,7 +77,7 @@ const everyProviderTypeRecommended: [Exclude<ProviderTypeName, RecommendedOf<Ven
 void [everyPresetDefined, everyProviderTypeRecommended];
 
 /** One entry per name, in the names' order; a name given twice or never is a vendor folder's mistake. */
-function gather<K extends string, V>(names: readonly K[], entries: Array<[string, V]>, what: string): Record<K, V> {
+export function gatherFromVendorFolders<K extends string, V>(names: readonly K[], entries: Array<[string, V]>, what: string): Record<K, V> {
   const found = new Map<string, V>();
   for (const [name, value] of entries) {
     if (found.has(name)) throw new Error(`${what} ${name} is given by two vendor folders`);
@@ -93,14 +93,14 @@ function gather<K extends string, V>(names: readonly K[], entries: Array<[string
 const vendors: readonly Vendor[] = VENDORS;
 
 /** Every vendor folder's presets (core/src/vendors/<vendor>), in the spec's order of names. */
-export const MAPPING_PRESETS: Readonly<Record<MappingPresetName, Readonly<FieldMapping>>> = gather(
+export const MAPPING_PRESETS: Readonly<Record<MappingPresetName, Readonly<FieldMapping>>> = gatherFromVendorFolders(
   MAPPING_PRESET_NAMES,
   vendors.flatMap((v) => Object.entries(v.presets) as Array<[string, FieldMapping]>),
   'mapping preset',
 );
 
 /** The preset the UI proposes for each provider type (spec's list), from the vendor folders. */
-export const RECOMMENDED_PRESET_BY_PROVIDER_TYPE: Readonly<Record<ProviderTypeName, MappingPresetName>> = gather(
+export const RECOMMENDED_PRESET_BY_PROVIDER_TYPE: Readonly<Record<ProviderTypeName, MappingPresetName>> = gatherFromVendorFolders(
   PROVIDER_TYPES,
   vendors.flatMap((v) => Object.entries(v.recommendedPresets ?? {}) as Array<[string, MappingPresetName]>),
   'provider type',

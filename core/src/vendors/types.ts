@@ -147,6 +147,12 @@ export interface VendorAuth {
   readonly requestIdHeader?: string;
 }
 
+/** A request in a preset's format and its answer. */
+export interface MappingSample {
+  request: unknown;
+  response: unknown;
+}
+
 export interface Vendor {
   /** The folder's name. */
   readonly id: string;
@@ -156,6 +162,8 @@ export interface Vendor {
   readonly presets: Partial<Record<MappingPresetName, FieldMapping>>;
   /** The preset the UI proposes for each of its provider types. */
   readonly recommendedPresets?: Partial<Record<ProviderTypeName, MappingPresetName>>;
+  /** One sample exchange per preset of the folder. */
+  readonly presetSamples?: Partial<Record<MappingPresetName, MappingSample>>;
   readonly apis: Readonly<Record<string, VendorApi>>;
   readonly streams?: VendorStreams;
   readonly usage?: VendorUsage;

@@ -1,6 +1,6 @@
 // The image generation formats reached as `custom`: an image vendor_k, the vendor_a-compatible images
 // API and the prediction API of an image vendor_l.
-import { SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { openAiError } from '../vendor_a/index.js';
 
@@ -14,6 +14,12 @@ export const imageVendors = {
     image_vendor_k: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.images[0].url' },
     image_vendor_a_compatible: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.data[0].url' },
     image_vendor_l: { prompt_path: '$.input.prompt', model_path: '$.version', response_path: '$.output[0]' },
+  },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    image_vendor_k: { request: { model: 'image-k-2', prompt: EXCHANGE.imagePrompt }, response: { images: [{ url: EXCHANGE.imageUrl }] } },
+    image_vendor_a_compatible: { request: { model: 'image-a-3', prompt: EXCHANGE.imagePrompt, n: 1 }, response: { data: [{ url: EXCHANGE.imageUrl }] } },
+    image_vendor_l: { request: { version: 'image-l-v1', input: { prompt: EXCHANGE.imagePrompt } }, response: { status: 'succeeded', output: [EXCHANGE.imageUrl] } },
   },
   apis: {
     vendor_a_compatible_generations: {

@@ -1,5 +1,5 @@
 // serving_vendor_m (Triton-style KServe v2 inference protocol): named input and output tensors.
-import { SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const tritonError: ErrorBody = (_status, message) => ({ error: message });
@@ -17,6 +17,17 @@ export const servingVendorM = {
       prompt_path: "$.inputs[?(@.name=='prompt')].data[0]",
       model_path: "$.inputs[?(@.name=='model')].data[0]",
       response_path: "$.outputs[?(@.name=='text')].data[0]",
+    },
+  },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    serving_vendor_m_inference: {
+      request: { inputs: [{ name: 'prompt', datatype: 'BYTES', shape: [1], data: [EXCHANGE.imagePrompt] }] },
+      response: { outputs: [{ name: 'generated_image', datatype: 'BYTES', shape: [1], data: [EXCHANGE.imageUrl] }] },
+    },
+    serving_vendor_m_text_generation: {
+      request: { inputs: [{ name: 'prompt', datatype: 'BYTES', shape: [1], data: [EXCHANGE.prompt] }, { name: 'model', datatype: 'BYTES', shape: [1], data: ['model-m-text'] }] },
+      response: { outputs: [{ name: 'text', datatype: 'BYTES', shape: [1], data: [EXCHANGE.answer] }] },
     },
   },
   apis: {

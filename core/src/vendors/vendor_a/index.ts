@@ -2,7 +2,7 @@
 // format is the one vendor_c, vendor_h and vendor_i copied.
 import type { FieldMapping } from '../../mapping/presets.js';
 import { CHAT_REQUEST } from '../chat-paths.js';
-import { SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { responsesRepeats } from './responses-stream.js';
 
@@ -33,6 +33,15 @@ export const vendorA = {
     },
   },
   recommendedPresets: { vendor_a: 'vendor_a_chat_completions' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_a_chat_completions: { request: chatExchangeRequest('model-a-mini'), response: CHAT_EXCHANGE_RESPONSE },
+    vendor_a_completions: { request: { model: 'model-a-instruct', prompt: EXCHANGE.prompt }, response: { choices: [{ index: 0, text: EXCHANGE.answer }] } },
+    vendor_a_responses: {
+      request: { model: 'model-a-mini', instructions: EXCHANGE.system, input: [{ role: 'user', content: [{ type: 'input_text', text: EXCHANGE.prompt }] }] },
+      response: { output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: EXCHANGE.answer }] }] },
+    },
+  },
   apis: {
     chat: {
       method: 'POST',

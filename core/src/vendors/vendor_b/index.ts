@@ -1,7 +1,7 @@
 // vendor_b (Anthropic-style): the Messages API (top-level `system`, its SSE event sequence) and the
 // legacy Text Completions API.
 import { USER_MESSAGES } from '../chat-paths.js';
-import { SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 const ERROR_TYPES: Record<number, string> = {
@@ -33,6 +33,14 @@ export const vendorB = {
     vendor_b_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.completion' },
   },
   recommendedPresets: { vendor_b: 'vendor_b_messages' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_b_messages: {
+      request: { model: 'model-b-large', max_tokens: 256, system: EXCHANGE.system, messages: [{ role: 'user', content: EXCHANGE.prompt }] },
+      response: { role: 'assistant', content: [{ type: 'text', text: EXCHANGE.answer }] },
+    },
+    vendor_b_completions: { request: { model: 'model-b-instant', prompt: `\n\nHuman: ${EXCHANGE.prompt}\n\nAssistant:` }, response: { completion: EXCHANGE.answer } },
+  },
   apis: {
     messages: {
       method: 'POST',

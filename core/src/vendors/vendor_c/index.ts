@@ -1,6 +1,6 @@
 // vendor_c (Azure-style): the vendor_a format at deployment URLs, an `api-key` header and a required
 // `api-version` query parameter. Its streams are vendor_a's.
-import { SAMPLE_BODIES } from '../samples.js';
+import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { VENDOR_A_CHAT } from '../vendor_a/index.js';
 
@@ -17,6 +17,10 @@ export const vendorC = {
   providerTypes: ['vendor_c'],
   presets: { vendor_c_chat: VENDOR_A_CHAT },
   recommendedPresets: { vendor_c: 'vendor_c_chat' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_c_chat: { request: chatExchangeRequest('model-c-small'), response: CHAT_EXCHANGE_RESPONSE },
+  },
   apis: {
     chat: {
       method: 'POST',

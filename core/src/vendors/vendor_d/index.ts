@@ -1,6 +1,6 @@
 // vendor_d (Google-style): Gemini generateContent / streamGenerateContent (SSE with ?alt=sse, else a
 // JSON array of chunks) and the legacy PaLM generateText. Paths are `/models/<model>:<action>`.
-import { SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 const STATUS: Record<number, string> = {
@@ -35,6 +35,14 @@ export const vendorD = {
     },
   },
   recommendedPresets: { vendor_d: 'vendor_d_gemini' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_d_palm: { request: { model: 'model-d-text', prompt: { text: EXCHANGE.prompt } }, response: { candidates: [{ output: EXCHANGE.answer }] } },
+    vendor_d_gemini: {
+      request: { systemInstruction: { parts: [{ text: EXCHANGE.system }] }, contents: [{ role: 'user', parts: [{ text: EXCHANGE.prompt }] }] },
+      response: { candidates: [{ content: { role: 'model', parts: [{ text: EXCHANGE.answer }] }, finishReason: 'STOP' }] },
+    },
+  },
   apis: {
     generateContent: {
       method: 'POST',

@@ -1,6 +1,6 @@
 // vendor_e (Cohere-style): v1 generate, v1 chat (one `message`) and v2 chat (messages).
 import { CHAT_REQUEST } from '../chat-paths.js';
-import { SAMPLE_BODIES } from '../samples.js';
+import { chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const cohereError: ErrorBody = (_status, message) => ({ message });
@@ -16,6 +16,11 @@ export const vendorE = {
     vendor_e_chat: { ...CHAT_REQUEST, response_path: '$.message.content[*].text' },
   },
   recommendedPresets: { vendor_e: 'vendor_e_chat' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_e_generate: { request: { model: 'model-e-command', prompt: EXCHANGE.prompt }, response: { generations: [{ text: EXCHANGE.answer }] } },
+    vendor_e_chat: { request: chatExchangeRequest('model-e-chat'), response: { message: { role: 'assistant', content: [{ type: 'text', text: EXCHANGE.answer }] } } },
+  },
   apis: {
     generate: {
       method: 'POST',

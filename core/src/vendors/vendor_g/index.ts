@@ -1,7 +1,7 @@
 // vendor_g (Ollama-style local runner): /api/chat and /api/generate, NDJSON when `stream` is true, and
 // the /api/tags listing health checks call.
 import { CHAT_REQUEST } from '../chat-paths.js';
-import { SAMPLE_BODIES } from '../samples.js';
+import { chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const ollamaError: ErrorBody = (_status, message) => ({ error: message });
@@ -14,6 +14,10 @@ export const vendorG = {
     vendor_g_chat: { ...CHAT_REQUEST, response_path: '$.message.content' },
   },
   recommendedPresets: { vendor_g: 'vendor_g_chat' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_g_chat: { request: chatExchangeRequest('model-g-local'), response: { message: { role: 'assistant', content: EXCHANGE.answer } } },
+  },
   apis: {
     // The runner streams unless told not to.
     chat: { method: 'POST', paths: ['/api/chat'], required: ['messages'], preset: 'vendor_g_chat', sample: { path: '/api/chat', body: { ...SAMPLE_BODIES.chat, stream: false } } },

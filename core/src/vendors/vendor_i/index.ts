@@ -1,6 +1,6 @@
 // vendor_i (GigaChat-style): an OAuth 2.0 client-credentials token endpoint and a vendor_a-format chat
 // (and streams) that accepts only its unexpired tokens.
-import { SAMPLE_BODIES } from '../samples.js';
+import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { VENDOR_A_CHAT } from '../vendor_a/index.js';
 
@@ -11,6 +11,10 @@ export const vendorI = {
   providerTypes: ['vendor_i'],
   presets: { vendor_i_chat: VENDOR_A_CHAT },
   recommendedPresets: { vendor_i: 'vendor_i_chat' },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_i_chat: { request: chatExchangeRequest('model-i-chat'), response: CHAT_EXCHANGE_RESPONSE },
+  },
   apis: {
     oauth: {
       method: 'POST',

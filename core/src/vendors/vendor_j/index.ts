@@ -1,7 +1,7 @@
 // vendor_j (YandexGPT-style): foundationModels completion with `text` message fields. No provider
 // type of its own: it is reached as `custom` with its preset.
 import { USER_MESSAGES } from '../chat-paths.js';
-import { SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 429: 8, 500: 13, 503: 14, 504: 4 };
@@ -20,6 +20,13 @@ export const vendorJ = {
       user_messages_path: USER_MESSAGES,
       model_path: '$.modelUri',
       response_path: '$.result.alternatives[0].message.text',
+    },
+  },
+  // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
+  presetSamples: {
+    vendor_j_gpt: {
+      request: { modelUri: 'gpt://catalog/model-j/latest', messages: [{ role: 'system', text: EXCHANGE.system }, { role: 'user', text: EXCHANGE.prompt }] },
+      response: { result: { alternatives: [{ message: { role: 'assistant', text: EXCHANGE.answer }, status: 'FINAL' }] } },
     },
   },
   apis: {
