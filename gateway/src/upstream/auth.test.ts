@@ -3,7 +3,7 @@ import { createMemoryStreams } from '@palisade/core';
 import { DEFAULT_OAUTH_CLIENT, DEFAULT_SCOPE } from '@palisade/mock-llm';
 import { basicCredentials, oauthCacheKey, tokenExpiresAt, tokenUsableUntil, type OAuthClientCredentials } from './auth.js';
 import { createUpstreamClient } from './client.js';
-import { chatBody, expectPalisadeError, freePort, startHarness, startRawServer } from './test-util.js';
+import { chatBody, expectPalisadeError, freePort, startHarness, startRawServer } from '../testing/upstream.js';
 
 const oauthFor = (base: string, over: Partial<OAuthClientCredentials> = {}): OAuthClientCredentials => ({
   type: 'oauth2_client_credentials',

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import t from 'tap';
-import { chatBody, expectPalisadeError, freePort, JSON_HEADERS, sleep, startHarness, startRawServer, waitFor } from './test-util.js';
+import { chatBody, expectPalisadeError, freePort, JSON_HEADERS, sleep, startHarness, startRawServer, waitFor } from '../testing/upstream.js';
 
 t.test('vendor_a JSON answer', async (t) => {
   const { url, client } = await startHarness(t);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createMemoryStreams } from '@palisade/core';
 import { createUpstreamClient } from './client.js';
-import { chatBody, expectPalisadeError } from './test-util.js';
+import { chatBody, expectPalisadeError } from '../testing/upstream.js';
 
 function hasOpenssl(): boolean {
   try {

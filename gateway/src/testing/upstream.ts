@@ -5,8 +5,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Test } from 'tap';
 import { createMemoryStreams, PalisadeError, type Cache, type Streams } from '@palisade/core';
 import { createMockLlm, type MockLlm, type MockLlmOptions } from '@palisade/mock-llm';
-import { createUpstreamClient } from './client.js';
-import type { UpstreamClient, UpstreamClientOptions } from './types.js';
+import { createUpstreamClient } from '../upstream/client.js';
+import type { UpstreamClient, UpstreamClientOptions } from '../upstream/types.js';
 
 export interface Harness {
   mock: MockLlm;
