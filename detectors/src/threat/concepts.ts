@@ -110,9 +110,14 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
     }
   });
   for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
+  // The first two code units of every word and prefix: most words of a prompt start otherwise and are
+  // ruled out by one numeric set test, without hashing the word for the maps.
+  const startKey = (word: string): number => word.charCodeAt(0) * 0x10000 + (word.length > 1 ? word.charCodeAt(1) : 0xffff);
+  const starts = new Set([...exact.keys(), ...concepts.flatMap((c) => c.prefixes)].map(startKey));
   return {
     names: concepts.map((c) => c.name),
     lookup: (word) => {
+      if (!starts.has(startKey(word))) return -1;
       const hit = exact.get(word);
       if (hit !== undefined) return hit;
       if (word.length < 3) return -1;

@@ -75,7 +75,7 @@ function hasLeetToken(text: string): boolean {
   while (i < text.length) {
     const start = i;
     let leet = false;
-    for (;;) {
+    while (i < text.length) {
       const c = text.charCodeAt(i);
       let width: number;
       if (isLeetCode(c)) {
@@ -146,7 +146,10 @@ const BASE64_MIN_BLOCK = 20;
  */
 function base64Blocks(text: string): string[] {
   const blocks: string[] = [];
-  const isBase64 = (i: number): boolean => BASE64_CHAR[text.charCodeAt(i)] === 1; // undefined past 127
+  const isBase64 = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    return c < 128 && BASE64_CHAR[c] === 1;
+  };
   let i = 0;
   while (i < text.length) {
     if (!isBase64(i)) {

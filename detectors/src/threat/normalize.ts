@@ -35,6 +35,8 @@ export function resolveThreatHomoglyphs(text: string): string {
   if (!MAY_CHANGE.test(text)) return text;
   const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
   const widthAt = (i: number): number => {
+    // Past the end: no read outside the table (an out-of-bounds typed-array read deoptimises the loop).
+    if (i >= text.length) return 0;
     const c = text.charCodeAt(i);
     return isThreatSurrogate(c) ? threatCharWidth(text, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
   };
