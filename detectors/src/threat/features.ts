@@ -231,11 +231,15 @@ export function createThreatFeatureExtractor(
     let i = 0;
     while (i < text.length) {
       const start = i;
+      // The word's hash (threatHashString over its code units) is computed as it is scanned.
+      let h = THREAT_FNV_OFFSET ^ seedWord;
       while (i < text.length) {
         const c = text.charCodeAt(i);
         // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts).
         const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (charTable[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
         if (width === 0) break;
+        h = Math.imul(h ^ c, THREAT_FNV_PRIME);
+        if (width === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), THREAT_FNV_PRIME);
         i += width;
       }
       if (i === start) {
@@ -246,7 +250,6 @@ export function createThreatFeatureExtractor(
         continue;
       }
       const word = text.slice(start, i);
-      const h = threatHashString(word, seedWord);
       if (config.positionWeight > 0) {
         const tag = (offset + start < config.headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
         positioned.push(threatFmix32(threatHashPair(h, tag, seedPosition)) & mask);
@@ -275,7 +278,16 @@ export function createThreatFeatureExtractor(
     }
   };
 
-  const signalBucket = (name: string): number => threatFmix32(threatHashString(name, seedSignal)) & mask;
+  // The few signal names recur in every window: each one's bucket is hashed once.
+  const signalBuckets = new Map<string, number>();
+  const signalBucket = (name: string): number => {
+    let bucket = signalBuckets.get(name);
+    if (bucket === undefined) {
+      bucket = threatFmix32(threatHashString(`sig:${name}`, seedSignal)) & mask;
+      signalBuckets.set(name, bucket);
+    }
+    return bucket;
+  };
 
   const vector = (window: ThreatWindow): ThreatWindowVector => {
     outCount = 0;
@@ -293,7 +305,8 @@ export function createThreatFeatureExtractor(
     }
     const found = threatSignalsIn(window.text, signals);
     if (config.signalWeight > 0) {
-      for (const name of [...found, ...window.promptSignals]) pushOut(signalBucket(`sig:${name}`), config.signalWeight);
+      for (const name of found) pushOut(signalBucket(name), config.signalWeight);
+      for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
     }
     return { indices: outIndices.slice(0, outCount), values: outValues.slice(0, outCount), signals: found };
   };
