@@ -1,6 +1,7 @@
-// node detectors/dist/threat/eval/fingerprint-main.js (after a build) — the feature fingerprint (fingerprint.ts) of the training files (v2 and
-// v1), the attack grammar's rows and a few corner cases, with the model's feature configuration. Run it
-// before and after a change to the features' code: the digest must not move.
+// The feature fingerprint (fingerprint.ts) of the training files (v2 and v1), the attack grammar's rows
+// and a few corner cases, with the model's feature configuration. Run it before and after a change to
+// the features' code (`node detectors/dist/threat/eval/fingerprint-main.js` after a build): the digest
+// must not move.
 // Options: --data <jsonl> (repeatable; default the v2 and v1 files).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
