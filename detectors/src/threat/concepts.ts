@@ -96,27 +96,39 @@ export interface ThreatConceptLexicon {
   readonly names: readonly string[];
 }
 
-/** Indexes the lexicon by the first two characters of each prefix, so a lookup tries only a few. */
+/** The first two code units of a word as one number (a one-unit word has 0xffff second). */
+function startKey(word: string): number {
+  return word.charCodeAt(0) * 0x10000 + (word.length > 1 ? word.charCodeAt(1) : 0xffff);
+}
+
+/**
+ * Indexes the lexicon by the first two code units of each prefix, so a lookup tries only a few. Most
+ * words of a prompt start like no word or prefix of the lexicon and are ruled out by one numeric set
+ * test, without hashing the word for a map.
+ */
 export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = THREAT_CONCEPTS): ThreatConceptLexicon {
   const exact = new Map<string, number>();
-  const byStart = new Map<string, Array<{ prefix: string; concept: number }>>();
+  const byStart = new Map<number, Array<{ prefix: string; concept: number }>>();
   concepts.forEach((c, concept) => {
     for (const w of c.words ?? []) exact.set(w, concept);
     for (const prefix of c.prefixes) {
-      const key = prefix.slice(0, 2);
+      const key = startKey(prefix);
       const list = byStart.get(key) ?? [];
       list.push({ prefix, concept });
       byStart.set(key, list);
     }
   });
   for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
+  const starts = new Set([...exact.keys()].map(startKey).concat([...byStart.keys()]));
   return {
     names: concepts.map((c) => c.name),
     lookup: (word) => {
+      const key = startKey(word);
+      if (!starts.has(key)) return -1;
       const hit = exact.get(word);
       if (hit !== undefined) return hit;
       if (word.length < 3) return -1;
-      const list = byStart.get(word.slice(0, 2));
+      const list = byStart.get(key);
       if (!list) return -1;
       for (const { prefix, concept } of list) if (word.startsWith(prefix)) return concept;
       return -1;

@@ -1,6 +1,7 @@
 // Undoing the cheap obfuscations attackers use to slip past n-gram models: leetspeak ("1gn0r3"),
 // spaced-out letters ("i g n o r e") and instructions wrapped in base64. Each produces an extra view of
 // the prompt that is scored like plain text; the prompt's score is the maximum over its views.
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
 import { collapseThreatWhitespace, lowerThreatText, stripThreatInvisibles } from './normalize.js';
 
 const LEET: Readonly<Record<string, string>> = {
@@ -44,17 +45,7 @@ function leetCounts(chars: readonly string[]): LeetCounts {
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
   // Long tokens are identifiers, hashes or base64, not words written in leetspeak. A token without a
   // leet character counts neither flanked nor touching ones: skipped before it is split.
-  if (!HAS_LEET.test(text)) return { text, count: 0 };
-  let isLeet = false;
-  for (const m of text.matchAll(LEET_TOKEN)) {
-    if (m[0].length > MAX_LEET_WORD || !HAS_LEET.test(m[0])) continue;
-    const c = leetCounts([...m[0]]);
-    if (c.letters >= 2 && (c.flanked > 0 || c.touching >= 2)) {
-      isLeet = true;
-      break;
-    }
-  }
-  if (!isLeet) return { text, count: 0 };
+  if (!HAS_LEET.test(text) || !hasLeetToken(text)) return { text, count: 0 };
   let count = 0;
   const out = text.replace(LEET_TOKEN, (token) => {
     if (!HAS_LEET.test(token)) return token;
@@ -68,6 +59,45 @@ export function undoThreatLeetspeak(text: string): { text: string; count: number
   return { text: out, count };
 }
 
+const LEET_ASCII = new Uint8Array(128);
+for (const ch of '0134578@$!|') LEET_ASCII[ch.charCodeAt(0)] = 1;
+const isLeetCode = (c: number): boolean => (c < 128 ? LEET_ASCII[c] === 1 : c === 0x20ac); // € is the one non-ASCII one
+const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether some token of LEET_TOKEN is leetspeak (see undoThreatLeetspeak). Tokens are found with the
+ * character table and only those with a leet character are split: matchAll over every token of an
+ * ordinary prompt with a digit in it cost more than the rest of the de-obfuscation.
+ */
+function hasLeetToken(text: string): boolean {
+  const tokenFlags = THREAT_CHAR.letter | THREAT_CHAR.number;
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    let leet = false;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      let width: number;
+      if (isLeetCode(c)) {
+        leet = true;
+        width = 1;
+      } else if (!isThreatSurrogate(c)) width = (THREAT_CHAR_TABLE[c]! & tokenFlags) !== 0 ? 1 : 0;
+      else width = threatCharWidth(text, i, tokenFlags, LEET_TOKEN_CHAR);
+      if (width === 0) break;
+      i += width;
+    }
+    if (i === start) {
+      i++;
+      continue;
+    }
+    // Long tokens are identifiers, hashes or base64, not words written in leetspeak.
+    if (!leet || i - start > MAX_LEET_WORD) continue;
+    const c = leetCounts([...text.slice(start, i)]);
+    if (c.letters >= 2 && (c.flanked > 0 || c.touching >= 2)) return true;
+  }
+  return false;
+}
+
 // Three or more single letters separated by the same one-character separator ("i g n o r e",
 // "s.y.s.t.e.m"). Two spaces, or a different separator, end a run: that is how spaced-out text marks
 // word boundaries.
@@ -75,6 +105,7 @@ const SPACED_RUN = /(?<![\p{L}\p{N}])\p{L}([ ._*\-])\p{L}(?:\1\p{L})+(?![\p{L}\p
 
 /** Spaced-out letters joined into words; returns the text and how many runs were joined. */
 export function joinThreatSpacedLetters(text: string): { text: string; count: number } {
+  if (!mayHaveSpacedRun(text)) return { text, count: 0 };
   let count = 0;
   const out = text.replace(SPACED_RUN, (run) => {
     count++;
@@ -83,7 +114,57 @@ export function joinThreatSpacedLetters(text: string): { text: string; count: nu
   return { text: out, count };
 }
 
-const BASE64_BLOCK = /[A-Za-z0-9+/_-]{20,}={0,2}/g;
+/**
+ * A cheap test that never misses a SPACED_RUN: a separator after a letter that follows no letter or
+ * number, a letter after it and the same separator one or two code units later. It rules out ordinary
+ * prose in one table scan; the lookbehind regex costs a Unicode test at every position.
+ */
+function mayHaveSpacedRun(text: string): boolean {
+  const table = THREAT_CHAR_TABLE;
+  for (let j = 1; j + 2 < text.length; j++) {
+    const separator = text.charCodeAt(j);
+    if (separator !== 0x20 && separator !== 0x2e && separator !== 0x5f && separator !== 0x2a && separator !== 0x2d) continue;
+    if (text.charCodeAt(j + 2) !== separator && text.charCodeAt(j + 3) !== separator) continue;
+    const before = text.charCodeAt(j - 1);
+    const after = text.charCodeAt(j + 1);
+    if (!isThreatSurrogate(after) && (table[after]! & THREAT_CHAR.letter) === 0) continue;
+    if (isThreatSurrogate(before)) return true;
+    if ((table[before]! & THREAT_CHAR.letter) === 0) continue;
+    if (j >= 2 && (table[text.charCodeAt(j - 2)]! & (THREAT_CHAR.letter | THREAT_CHAR.number)) !== 0) continue;
+    return true;
+  }
+  return false;
+}
+
+const BASE64_CHAR = new Uint8Array(128);
+for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') BASE64_CHAR[ch.charCodeAt(0)] = 1;
+const BASE64_MIN_BLOCK = 20;
+
+/**
+ * The matches of /[A-Za-z0-9+/_-]{20,}={0,2}/g, found as runs of a 128-entry table (a run of 20 or
+ * more is a match from its start, and no shorter run holds one), without a regex step per character.
+ */
+function base64Blocks(text: string): string[] {
+  const blocks: string[] = [];
+  const isBase64 = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    return c < 128 && BASE64_CHAR[c] === 1;
+  };
+  let i = 0;
+  while (i < text.length) {
+    if (!isBase64(i)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < text.length && isBase64(i)) i++;
+    if (i - start < BASE64_MIN_BLOCK) continue;
+    const end = i;
+    while (i < text.length && i - end < 2 && text.charCodeAt(i) === 0x3d) i++;
+    blocks.push(text.slice(start, i));
+  }
+  return blocks;
+}
 
 export interface ThreatBase64Options {
   /** At most this many blocks are decoded per prompt (bounds the work on hostile input). */
@@ -102,9 +183,8 @@ export const THREAT_BASE64_DEFAULTS: ThreatBase64Options = { maxBlocks: 8, maxBl
 export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Options = THREAT_BASE64_DEFAULTS): string[] {
   const out: string[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  for (const match of text.matchAll(BASE64_BLOCK)) {
+  for (const block of base64Blocks(text)) {
     if (out.length >= options.maxBlocks) break;
-    const block = match[0];
     if (block.length > options.maxBlockChars) continue;
     // Mixed case or digits: a real encoding, not a long lower-case word or an ALL-CAPS constant.
     if (!/[a-z]/.test(block) || !/[A-Z0-9]/.test(block)) continue;

@@ -2,6 +2,7 @@
 // learned head (the ONNX model) gathers one weight row per non-zero index, so the vector never exists
 // in dense form. The configuration is stored in the model's metadata: training and serving must agree.
 import { threatTextViews, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
 import { threatFmix32, threatHashPair, threatHashString, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
 import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
 import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
@@ -100,21 +101,8 @@ export interface ThreatFeatureExtractorOptions {
 }
 
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const WORD_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
 
-/**
- * (text, i) → code units of the letter or number (\p{L}, \p{N}) at i: 1, 2 for an astral one, 0 for
- * neither. BMP code units are looked up in a table built once per extractor (65,536 regex tests).
- */
-function createWordCharWidth(): (text: string, i: number) => number {
-  const table = new Uint8Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) if ((c < 0xd800 || c > 0xdfff) && WORD_CHAR.test(String.fromCharCode(c))) table[c] = 1;
-  return (text, i) => {
-    const c = text.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) return table[c]!;
-    const cp = text.codePointAt(i)!;
-    return cp > 0xffff && WORD_CHAR.test(String.fromCodePoint(cp)) ? 2 : 0;
-  };
-}
 const GOLDEN = 0x9e3779b9;
 /** Characters after which the next word opens a sentence or a list item: . ! ? : ; - * • > | # 。！？ */
 const SENTENCE_OPENERS = new Set([0x2e, 0x21, 0x3f, 0x3a, 0x3b, 0x2d, 0x2a, 0x2022, 0x3e, 0x7c, 0x23, 0x3002, 0xff01, 0xff1f, 0x22, 0xab, 0xbb, 0x201c, 0x201e]);
@@ -135,7 +123,7 @@ export function createThreatFeatureExtractor(
   const signals = options.signals ?? THREAT_SIGNALS;
   const base64 = options.base64 ?? THREAT_BASE64_DEFAULTS;
   const lexicon = createThreatConceptLexicon(options.concepts ?? THREAT_CONCEPTS);
-  const wordCharWidth = createWordCharWidth();
+  const charTable = THREAT_CHAR_TABLE;
   const conceptSeq: number[] = [];
   // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
   // (W + 2) character n-grams per length and fewer than 2W word n-grams, which bounds `touched`.
@@ -162,22 +150,26 @@ export function createThreatFeatureExtractor(
   let outIndices = new Int32Array(3 * touched.length + signalRoom);
   let outValues = new Float32Array(outIndices.length);
   let outCount = 0;
+  // Room for `more` entries: grows only with more prompt signals than signalRoom allows for.
+  const reserveOut = (more: number): void => {
+    if (outCount + more <= outIndices.length) return;
+    const length = Math.max(outIndices.length * 2, outCount + more);
+    const grownIndices = new Int32Array(length);
+    grownIndices.set(outIndices);
+    const grownValues = new Float32Array(length);
+    grownValues.set(outValues);
+    outIndices = grownIndices;
+    outValues = grownValues;
+  };
   const pushOut = (index: number, value: number): void => {
-    if (outCount === outIndices.length) {
-      // Only with more prompt signals than signalRoom allows for: grow rather than overflow.
-      const grownIndices = new Int32Array(outIndices.length * 2);
-      grownIndices.set(outIndices);
-      const grownValues = new Float32Array(outValues.length * 2);
-      grownValues.set(outValues);
-      outIndices = grownIndices;
-      outValues = grownValues;
-    }
+    reserveOut(1);
     outIndices[outCount] = index;
     outValues[outCount] = value;
     outCount++;
   };
 
-  // Sub-linear term frequency, the group L2-normalised and scaled, the scratch reset.
+  // Sub-linear term frequency, the group L2-normalised and scaled, the scratch reset. The group is
+  // written straight into the output arrays (room reserved once, not checked per entry).
   const flush = (weight: number): void => {
     let norm = 0;
     for (let i = 0; i < touchedCount; i++) {
@@ -187,11 +179,17 @@ export function createThreatFeatureExtractor(
       norm += v * v;
     }
     const scale = norm > 0 ? weight / Math.sqrt(norm) : 0;
+    reserveOut(touchedCount);
+    const indices = outIndices;
+    const values = outValues;
+    const base = outCount;
     for (let i = 0; i < touchedCount; i++) {
       const bucket = touched[i]!;
-      pushOut(bucket, touchedLog[i]! * scale);
+      indices[base + i] = bucket;
+      values[base + i] = touchedLog[i]! * scale;
       counts[bucket] = 0;
     }
+    outCount = base + touchedCount;
     touchedCount = 0;
   };
 
@@ -228,14 +226,20 @@ export function createThreatFeatureExtractor(
     let sentenceStart = offset === 0;
     conceptSeq.length = 0;
     positioned.length = 0;
-    // The words of /[\p{L}\p{N}]+/u, found with the code-unit table instead of matchAll, whose match
-    // arrays were a fifth of the worker's allocations.
+    // The words of /[\p{L}\p{N}]+/u, found with the character table (char-classes.ts) instead of
+    // matchAll, whose match arrays were a fifth of the worker's allocations.
     let i = 0;
     while (i < text.length) {
       const start = i;
+      // The word's hash (threatHashString over its code units) is computed as it is scanned.
+      let h = THREAT_FNV_OFFSET ^ seedWord;
       while (i < text.length) {
-        const width = wordCharWidth(text, i);
+        const c = text.charCodeAt(i);
+        // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts).
+        const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (charTable[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
         if (width === 0) break;
+        h = Math.imul(h ^ c, THREAT_FNV_PRIME);
+        if (width === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), THREAT_FNV_PRIME);
         i += width;
       }
       if (i === start) {
@@ -246,7 +250,6 @@ export function createThreatFeatureExtractor(
         continue;
       }
       const word = text.slice(start, i);
-      const h = threatHashString(word, seedWord);
       if (config.positionWeight > 0) {
         const tag = (offset + start < config.headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
         positioned.push(threatFmix32(threatHashPair(h, tag, seedPosition)) & mask);
@@ -275,7 +278,16 @@ export function createThreatFeatureExtractor(
     }
   };
 
-  const signalBucket = (name: string): number => threatFmix32(threatHashString(name, seedSignal)) & mask;
+  // The few signal names recur in every window: each one's bucket is hashed once.
+  const signalBuckets = new Map<string, number>();
+  const signalBucket = (name: string): number => {
+    let bucket = signalBuckets.get(name);
+    if (bucket === undefined) {
+      bucket = threatFmix32(threatHashString(`sig:${name}`, seedSignal)) & mask;
+      signalBuckets.set(name, bucket);
+    }
+    return bucket;
+  };
 
   const vector = (window: ThreatWindow): ThreatWindowVector => {
     outCount = 0;
@@ -293,7 +305,8 @@ export function createThreatFeatureExtractor(
     }
     const found = threatSignalsIn(window.text, signals);
     if (config.signalWeight > 0) {
-      for (const name of [...found, ...window.promptSignals]) pushOut(signalBucket(`sig:${name}`), config.signalWeight);
+      for (const name of found) pushOut(signalBucket(name), config.signalWeight);
+      for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
     }
     return { indices: outIndices.slice(0, outCount), values: outValues.slice(0, outCount), signals: found };
   };

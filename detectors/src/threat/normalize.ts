@@ -1,6 +1,7 @@
 // The detector's own cheap normalisation. The gateway's normalizer already did NFKC, zero-width removal
 // and homoglyph resolution, but the service can be called directly, and the model was trained on text
 // normalised exactly this way, so it is applied to every input (idempotent on normalised text).
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
 
 // Zero-width and invisible format characters that split words without showing: ZW space/joiners, word
 // joiner, BOM, soft hyphen, Mongolian vowel separator, bidi marks and the invisible math operators.
@@ -19,36 +20,67 @@ const LATIN_TO_CYRILLIC: Readonly<Record<string, string>> = {
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
-const WORD = /[\p{L}\p{M}]+/gu;
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
 /** A word can change only if the text has a Cyrillic letter or a Greek lookalike. */
 const MAY_CHANGE = /[\p{Script=Cyrillic}αοεικνρτυχ]/u;
+const GREEK_LOOKALIKES = new Set([...'αοεικνρτυχ'].map((ch) => ch.charCodeAt(0)));
 
-/** Maps each word's lookalike letters to the word's dominant script (Cyrillic or Latin). */
+/**
+ * Maps each word's lookalike letters to the word's dominant script (Cyrillic or Latin). Words are the
+ * runs of /[\p{L}\p{M}]+/u, found with the character table in one pass; only a word that changes is
+ * copied (a replace() callback per word was the normalisation's largest cost on Cyrillic text).
+ */
 export function resolveThreatHomoglyphs(text: string): string {
   // Most prompts have neither: one scan instead of a per-word, per-letter script test.
   if (!MAY_CHANGE.test(text)) return text;
-  return text.replace(WORD, (word) => {
+  const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
+  const widthAt = (i: number): number => {
+    // Past the end: no read outside the table (an out-of-bounds typed-array read deoptimises the loop).
+    if (i >= text.length) return 0;
+    const c = text.charCodeAt(i);
+    return isThreatSurrogate(c) ? threatCharWidth(text, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
+  };
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < text.length) {
+    let width = widthAt(i);
+    if (width === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
     let cyrillic = 0;
     let latin = 0;
-    for (let i = 0; i < word.length; i++) {
-      const c = word.charCodeAt(i);
-      // The common blocks by code; the rest (and surrogate pairs) by the Unicode script tests.
+    let greek = false;
+    do {
+      const c = text.charCodeAt(i);
+      // The common blocks by code; the rest by their Unicode script.
       if (c < 0x80) {
         if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) latin++;
       } else if (c >= 0x400 && c <= 0x52f && c !== 0x485 && c !== 0x486) cyrillic++; // 0485-0486: Inherited marks
-      else {
-        const ch = String.fromCodePoint(word.codePointAt(i)!);
-        if (ch.length === 2) i++;
+      else if (width === 1) {
+        const flags = THREAT_CHAR_TABLE[c]!;
+        if ((flags & THREAT_CHAR.cyrillic) !== 0) cyrillic++;
+        else if ((flags & THREAT_CHAR.latin) !== 0) latin++;
+        if (GREEK_LOOKALIKES.has(c)) greek = true;
+      } else {
+        const ch = String.fromCodePoint(text.codePointAt(i)!);
         if (CYRILLIC.test(ch)) cyrillic++;
         else if (LATIN.test(ch)) latin++;
       }
-    }
-    if (cyrillic === 0 || latin === 0) {
-      // Greek lookalikes inside an otherwise Latin word.
-      return latin > 0 && /[αοεικνρτυχ]/u.test(word) ? mapChars(word, CYRILLIC_TO_LATIN) : word;
-    }
-    return cyrillic > latin ? mapChars(word, LATIN_TO_CYRILLIC) : mapChars(word, CYRILLIC_TO_LATIN);
-  });
+      i += width;
+      width = widthAt(i);
+    } while (width > 0);
+    let table: Readonly<Record<string, string>> | undefined;
+    // Greek lookalikes inside an otherwise Latin word.
+    if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? CYRILLIC_TO_LATIN : undefined;
+    else table = cyrillic > latin ? LATIN_TO_CYRILLIC : CYRILLIC_TO_LATIN;
+    if (table === undefined) continue;
+    out += text.slice(copied, start) + mapChars(text.slice(start, i), table);
+    copied = i;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 function mapChars(word: string, table: Readonly<Record<string, string>>): string {
@@ -64,7 +96,17 @@ export function stripThreatInvisibles(text: string): string {
 
 /** Whitespace runs (including newlines) to one space, trimmed. */
 export function collapseThreatWhitespace(text: string): string {
-  return text.replace(/\s+/gu, ' ').trim();
+  // Most text has only single spaces inside: then the result is the text without its ends, found in
+  // one table scan instead of a replace() that copies it.
+  const isSpace = (i: number): boolean => (THREAT_CHAR_TABLE[text.charCodeAt(i)]! & THREAT_CHAR.space) !== 0;
+  let start = 0;
+  let end = text.length;
+  while (start < end && isSpace(start)) start++;
+  while (end > start && isSpace(end - 1)) end--;
+  for (let i = start; i < end; i++) {
+    if (isSpace(i) && (text.charCodeAt(i) !== 0x20 || isSpace(i + 1))) return text.replace(/\s+/gu, ' ').trim();
+  }
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 /**
