@@ -302,6 +302,51 @@ await browserTest(t, 'reports: the form generates a CSV report, it completes, an
   t.match(await res.body.text(), /,/, 'a CSV body');
 });
 
+await browserTest(t, 'content policies and exporters: created through their forms, edited, and deleted after a confirmation', async (t, page) => {
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/content-policies`);
+  await page.getByTestId('create').click();
+  await field(page, 'Name').fill('e2e-form-policy');
+  await pick(page, 'Type', 'blocklist');
+  await page.getByRole('button', { name: 'Add Item' }).first().click();
+  await pick(page, 'Kind', 'keyword');
+  await field(page, 'Pattern').first().fill('heron');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const policy = row(page, 'e2e-form-policy');
+  await policy.waitFor();
+  const stored = (await adminApi<{ items: Array<{ id: string; name: string; rules: Array<{ pattern: string }> }> }>('GET', '/api/v1/content-policies?limit=1000')).items.find((p) => p.name === 'e2e-form-policy');
+  t.same(stored?.rules.map((r) => r.pattern), ['heron'], 'the rule typed in the form is stored');
+
+  await policy.getByRole('button', { name: 'e2e-form-policy' }).click();
+  await field(page, 'Description').fill('edited in the console');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved').first().waitFor();
+  const edited = await adminApi<{ description: string }>('GET', `/api/v1/content-policies/${stored!.id}`);
+  t.equal(edited.description, 'edited in the console');
+
+  await policy.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete' }).click();
+  await row(page, 'e2e-form-policy').waitFor({ state: 'detached' });
+  t.pass('the policy is deleted');
+
+  const hook = await startWebhookReceiver();
+  t.teardown(() => hook.close());
+  await page.goto(`${urls.ui}/exporters`);
+  await page.getByTestId('create').click();
+  // The kind is chosen first (each kind has its own fields), then named.
+  await page.locator('input[role="combobox"][value="syslog"]').first().click();
+  await page.getByRole('option', { name: 'webhook', exact: true }).click();
+  await field(page, 'Name').fill('e2e-form-hook');
+  await field(page, 'Url').fill(hook.url);
+  await page.getByRole('button', { name: 'Save' }).click();
+  const exporter = row(page, 'e2e-form-hook');
+  await exporter.waitFor();
+  await exporter.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete' }).click();
+  await row(page, 'e2e-form-hook').waitFor({ state: 'detached' });
+  t.pass('the exporter made in the form is deleted');
+});
+
 await browserTest(t, 'axe-core finds no serious accessibility violations on the main sections', async (t, page) => {
   await page.setExtraHTTPHeaders(ADMIN);
   for (const path of ['/', '/events', '/providers', '/content-policies', '/exporters', '/users']) {

@@ -16,4 +16,17 @@ describe('bodySchema', () => {
     expect(period.format).toBe('date');
     expect(period.title).toBe('Period start');
   });
+
+  it('keeps fields named like JSON Schema keywords (a policy has a description and rules with a pattern)', () => {
+    const policy = bodySchema('/api/v1/content-policies', 'post')!;
+    expect(Object.keys(policy.properties as object)).toContain('description');
+    expect((policy.properties as Record<string, { type?: string }>).description!.type).toBe('string');
+  });
+
+  it('names each exporter kind of the create form by its type', () => {
+    const exporter = bodySchema('/api/v1/exporters', 'post')!;
+    const choices = exporter.oneOf as Array<{ title?: string; properties: { type: { default?: string } } }>;
+    expect(choices.map((c) => c.title)).toContain('webhook');
+    expect(choices.map((c) => c.properties.type.default)).toEqual(choices.map((c) => c.title));
+  });
 });

@@ -13,9 +13,27 @@ function toJsonSchema(node: unknown): unknown {
   if (stringChoice) return toJsonSchema(stringChoice);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      // Property names are data, not keywords: a field called "description" or "pattern" is a field.
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, prop]) => [name, toJsonSchema(prop)]));
+      continue;
+    }
     if (key === 'nullable' || key === 'description' && typeof value !== 'string') continue;
     if (key === 'pattern' && !compilesForTheForm(value)) continue;
     out[key] = toJsonSchema(value);
+  }
+  // A choice of object shapes told apart by a one-value `type` (the exporter kinds): each choice is
+  // named by that value, not "Option 1..5", and its `type` is filled in.
+  for (const key of ['oneOf', 'anyOf'] as const) {
+    const choices = out[key];
+    if (!Array.isArray(choices)) continue;
+    for (const choice of choices as Array<{ title?: string; properties?: { type?: { enum?: unknown[]; default?: unknown } } }>) {
+      const type = choice?.properties?.type;
+      if (!type || !Array.isArray(type.enum) || type.enum.length !== 1) continue;
+      if (!choice.title) choice.title = String(type.enum[0]);
+      // The choice already says the type: filled in, not asked again.
+      if (type.default === undefined) type.default = type.enum[0];
+    }
   }
   const source = node as { nullable?: boolean; type?: string };
   if (source.nullable && typeof source.type === 'string') out.type = [source.type, 'null'];
