@@ -253,11 +253,12 @@ await browserTest(t, 'users: an admin creates, edits, disables and deletes a use
 
   // Mantine's switch input is visually hidden: a person clicks its track.
   await user.locator('.mantine-Switch-track').click();
-  const deadline = Date.now() + 10_000;
-  let stored: { enabled: boolean } | undefined;
-  do {
-    stored = (await adminApi<Array<{ username: string; enabled: boolean }>>('GET', '/api/v1/users?limit=1000')).find((u) => u.username === 'e2e-user');
-  } while (stored?.enabled !== false && Date.now() < deadline && (await page.waitForTimeout(200), true));
+  // The list is read again once the API answered: an unchecked switch means the change is stored.
+  await page.waitForFunction((selector) => {
+    const input = (globalThis as unknown as { document: { querySelector(s: string): { checked: boolean } | null } }).document.querySelector(selector);
+    return input !== null && !input.checked;
+  }, 'input[aria-label="Enabled: e2e-user"]');
+  const stored = (await adminApi<Array<{ username: string; enabled: boolean }>>('GET', '/api/v1/users?limit=1000')).find((u) => u.username === 'e2e-user');
   t.equal(stored?.enabled, false, 'the switch disabled the user');
 
   await user.getByRole('button', { name: 'Delete' }).click();
