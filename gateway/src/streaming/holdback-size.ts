@@ -3,6 +3,9 @@
 // or pattern. A profile may set it (response_scanning.stream_holdback_chars).
 import { contentSafetyOnResponses } from '../pipeline/guard-text.js';
 import { OUTPUT_ONLY_PII_TYPES, INPUT_PII_TYPES, type ContentPolicy, type PiiType, type Profile } from '@palisade/core';
+import { compileRulePrefixes, fixedRuleChars, KEYWORD_SLACK, type RulePrefixes } from './rule-prefixes.js';
+
+export { REGEX_RULE_CHARS } from './rule-prefixes.js';
 
 /**
  * Characters from the start of a value until the PII detector recognises it (a match still growing
@@ -23,14 +26,8 @@ export const PII_RECOGNITION_CHARS: Readonly<Record<Exclude<PiiType, 'SYSTEM_PRO
   PRIVATE_KEY: 160,
 };
 
-/** A regular expression rule has no length of its own: this bound covers it (set the profile's value to change it). */
-export const REGEX_RULE_CHARS = 256;
-
 /** Released text each window keeps before the tail: the detectors read up to five words of context before a number. */
 export const WINDOW_CONTEXT_CHARS = 128;
-
-/** A keyword matches across varied whitespace and case: some slack over its own length. */
-const KEYWORD_SLACK = 16;
 
 /** The detector reports a leak at 8 consecutive words of the system prompt (README of the PII detector). */
 const LEAK_WORDS = 8;
@@ -54,9 +51,7 @@ export function policyRecognitionChars(policies: readonly ContentPolicy[]): numb
   let longest = 0;
   for (const policy of policies) {
     if (policy.type !== 'blocklist') continue;
-    for (const rule of policy.rules) {
-      longest = Math.max(longest, rule.kind === 'keyword' ? rule.pattern.length + KEYWORD_SLACK : REGEX_RULE_CHARS);
-    }
+    for (const rule of policy.rules) longest = Math.max(longest, fixedRuleChars(rule));
   }
   return longest;
 }
@@ -89,8 +84,9 @@ export function bufferingReason(profile: Profile, policies: readonly ContentPoli
  * How many characters at the end of a window may still be the start of a value not yet recognised,
  * for the PII types whose values are made of few kinds of characters: a token (e-mail, keys, JWT,
  * database URLs) is one run without whitespace, a number (card, INN, SNILS, phone, passport) one run
- * of digits and separators, a private key starts with a `-----BEGIN` line. Other rules (system prompt
- * leaks, keywords, regexes, connection strings with spaces) keep their fixed length.
+ * of digits and separators, a private key starts with a `-----BEGIN` line, a system prompt copy with
+ * its first words. Keywords and regexes: the end that can begin a match (rule-prefixes.ts); a rule
+ * the automaton does not cover keeps its fixed length.
  */
 export type TailNeed = (window: string) => number;
 
@@ -174,43 +170,17 @@ function leakInProgress(window: string, prompt: readonly string[]): number {
 /** How far back the last LEAK_WORDS words are looked for (words are rarely longer). */
 const LEAK_TAIL_CHARS = 512;
 
-/** Largest summed squared keyword length for which keywords are checked by prefix. */
-const KEYWORD_PREFIX_BUDGET = 250_000;
-
-/** Loosely equal under case folding (over-matching only holds a little more text). */
-function foldEqual(a: string, b: string): boolean {
-  return a === b || a.toLowerCase() === b.toLowerCase() || a.toUpperCase() === b.toUpperCase();
-}
-
-/** The longest end of the window that is a proper prefix of the keyword (a keyword is an exact, case-folded substring). */
-function keywordPrefixAtEnd(window: string, keyword: string): number {
-  for (let length = Math.min(keyword.length - 1, window.length); length > 0; length -= 1) {
-    const from = window.length - length;
-    let i = 0;
-    while (i < length && foldEqual(window[from + i]!, keyword[i]!)) i += 1;
-    if (i === length) return length;
-  }
-  return 0;
-}
-
-export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], systemPrompt: string): TailNeed {
+/**
+ * `rules`: the compiled blocklist rules of `policies` (compiled here when not given; the proxy keeps
+ * them per profile and bundle, since building the automaton takes milliseconds).
+ */
+export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], systemPrompt: string, rules?: RulePrefixes): TailNeed {
   const settings = profile.response_scanning;
   const override = settings.stream_holdback_chars;
   if (override !== null) return () => override;
-  const keywords: string[] = [];
-  let regexes = 0;
-  for (const policy of policies) {
-    if (policy.type !== 'blocklist') continue;
-    for (const rule of policy.rules) {
-      if (rule.kind === 'keyword') keywords.push(rule.pattern);
-      else regexes = REGEX_RULE_CHARS;
-    }
-  }
-  // Comparing every suffix with every keyword prefix costs the sum of squared lengths per check: past
-  // a budget, the keywords' fixed length is held instead.
-  const keywordCost = keywords.reduce((sum, k) => sum + k.length * k.length, 0);
-  const fixed: number[] = [regexes, keywordCost > KEYWORD_PREFIX_BUDGET ? policyRecognitionChars(policies) : 0];
-  const prefixKeywords = keywordCost > KEYWORD_PREFIX_BUDGET ? [] : keywords;
+  const prefixes = rules ?? compileRulePrefixes(policies);
+  // A match in progress is held from its start, up to the rules' fixed length (a longer one was never held).
+  const ruleCap = policyRecognitionChars(policies);
   const token = { on: false, cap: 0 };
   const number = { on: false, cap: 0 };
   let pem = 0;
@@ -229,16 +199,16 @@ export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], s
       }
     }
   }
-  const base = Math.max(0, ...fixed);
   // A token or number may be as long as it likes: the run is held whole (up to the window).
   const unbounded = Number.MAX_SAFE_INTEGER;
   return (window) => {
-    let need = base;
+    // Read at each check: the automaton may arrive while the stream runs.
+    let need = prefixes.fixed;
+    if (prefixes.covered > 0) need = Math.max(need, prefixes.inProgress(window, ruleCap));
     if (token.on) need = Math.max(need, trailingRun(window, (c) => !isSpace(c), unbounded));
     if (number.on) need = Math.max(need, numberInProgress(window));
     if (pem) need = Math.max(need, pemNeed(window, pem));
     if (connection) need = Math.max(need, connectionStringNeed(window, connection));
-    for (const keyword of prefixKeywords) need = Math.max(need, keywordPrefixAtEnd(window, keyword));
     if (leak) need = Math.max(need, leakInProgress(window, leak));
     return need;
   };

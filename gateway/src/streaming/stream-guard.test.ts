@@ -320,3 +320,59 @@ t.test('Responses API: a repeat of text the deltas never carried refuses the str
   t.notMatch(fine.out, /john/);
   t.equal((fine.out.match(/j\*\*\*@example\.org/g) ?? []).length, 3, 'the delta, the done event and response.completed');
 });
+
+// Regex rules on answers: held only from where a match can begin (rule-prefixes.ts), not a fixed 256.
+const regexPolicy = ContentPolicy.parse({
+  id: randomUUID(),
+  tenant_id: 'default',
+  name: 'no-codenames',
+  type: 'blocklist',
+  scope: 'response',
+  rules: [{ kind: 'regex', pattern: '\\bcodename[-_ ]?\\d{3}\\b' }, { kind: 'regex', pattern: 'sk-[A-Za-z0-9]{8,}' }],
+  action: 'block',
+  status: 'ACTIVE',
+  created_at: now,
+  updated_at: now,
+});
+const regexSnapshot = { revision: 'r1', contentPolicy: (id: string) => (id === regexPolicy.id ? regexPolicy : undefined) };
+const regexProfile = profileOf({ pii_mode: 'disabled' }, [regexPolicy.id]);
+const regexCheck = createWindowCheck(detectors, { profile: regexProfile, snapshot: regexSnapshot, systemPrompt: '', traceId: 't' });
+const regexHoldback = holdbackChars(regexProfile, [regexPolicy], '');
+const regexNeed = tailNeed(regexProfile, [regexPolicy], '');
+
+t.test('regex rules: prose is released delta by delta, a match is refused before its first character', async (t) => {
+  const prose = ['The ', 'plan ', 'is ', 'ready, ', 'we ', 'ship ', 'on ', 'Monday.'];
+  let body = '';
+  const guard = new StreamGuard({
+    codec,
+    check: regexCheck,
+    holdback: regexHoldback,
+    context: WINDOW_CONTEXT_CHARS,
+    tailNeed: regexNeed,
+    write: (s) => (body += s),
+    end: () => {},
+    onRefuse: () => ({ message: 'blocked', code: 'RESPONSE_BLOCKED', type: 'content_policy_violation', traceId: 't' }),
+  });
+  const frames = new TextDecoder().decode(chatStream(prose)).split(/(?<=\n\n)/);
+  let sent = '';
+  for (const [i, frame] of frames.slice(0, -2).entries()) {
+    guard.push(new TextEncoder().encode(frame));
+    await guard.drained();
+    sent += i === 0 ? '' : prose[i - 1]!;
+    const received = parseSse(body).map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '').join('');
+    t.equal(received, sent, `after delta ${i}: everything so far reached the client (regex rules hold back ${regexHoldback} only where a match can begin)`);
+  }
+  await guard.finish();
+
+  const answer = 'Sure: the codename is codename-417 and the key sk-AbCdEfGh12 follows.';
+  const bytes = chatStream(Array.from(answer.matchAll(/\S+\s*/gu), (m) => m[0]));
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const got = await run(cut(bytes, [i]), regexCheck, regexHoldback, [], regexNeed);
+    if (!got.refused || got.text.length > answer.indexOf('codename-417') || !answer.startsWith(got.text)) {
+      failures += 1;
+      t.fail(`cut at byte ${i}: refused ${got.refused}, sent ${JSON.stringify(got.text)}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts refused with nothing of the match sent`);
+});

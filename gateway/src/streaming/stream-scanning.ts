@@ -11,6 +11,7 @@ import { profilePolicies } from '../pipeline/profile-policies.js';
 import type { StreamHead, UpstreamRequest } from '../upstream/index.js';
 import { codecForUrl } from './codecs.js';
 import { bufferingReason, holdbackChars, tailNeed, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
+import { createRulePrefixCache, type RulePrefixCompiler } from './rule-prefixes-compiler.js';
 import { StreamGuard, type Refusal } from './stream-guard.js';
 import { createWindowCheck, withRestoration } from './window-check.js';
 
@@ -44,6 +45,8 @@ export interface PlannedStream {
 
 export interface StreamScanningOptions {
   events?: Pick<EventEmitter, 'emitLater'> | undefined;
+  /** Builds the blocklist rules' prefix automaton (default: on a worker thread). */
+  compileRulePrefixes?: RulePrefixCompiler | undefined;
 }
 
 const wantsStream = (json: unknown): boolean => json !== null && typeof json === 'object' && (json as { stream?: unknown }).stream === true;
@@ -54,6 +57,8 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     const context: SecurityEventContext = { ...call.context, trace_id: call.traceId, tenant_id: call.tenantId };
     options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile: call.profile, now: new Date() }));
   };
+
+  const rulePrefixesFor = createRulePrefixCache(options.compileRulePrefixes);
 
   return function plan(call: StreamCall): PlannedStream | null {
     const codec = codecForUrl(call.upstreamUrl);
@@ -66,7 +71,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     const checks = checking ? createWindowCheck(detectors, call) : undefined;
     const check = restoring ? withRestoration(checks, restoring) : checks;
     const holdback = Math.max(checking ? holdbackChars(call.profile, policies, call.systemPrompt) : 0, restoring?.longest ?? 0);
-    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt) : undefined;
+    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt, rulePrefixesFor(call.profile, policies).rules) : undefined;
     const longest = restoring?.longest ?? 0;
     // A placeholder in progress: from its `[` on, while it can still be one.
     const placeholderNeed = (window: string) => {

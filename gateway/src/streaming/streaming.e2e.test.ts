@@ -81,6 +81,47 @@ t.test('incremental response scanning of streams', async (t) => {
     t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_BLOCKED']);
   });
 
+  t.test('regex rules on answers: the text streams while the upstream writes; a match is refused before it leaves', async (t) => {
+    const policy = await s.api('POST', '/api/v1/content-policies', {
+      name: `secret-projects-${Date.now()}`,
+      type: 'blocklist',
+      scope: 'response',
+      action: 'block',
+      rules: [{ kind: 'regex', pattern: '(?i)\\bcodename[-_ ]?\\d{3}\\b' }],
+    });
+    t.equal(policy.status, 201, policy.text);
+    t.equal((await s.api('POST', `/api/v1/content-policies/${policy.json.id}/activate`)).status, 200);
+    const { provider, send } = await route({ content_policy_ids: [policy.json.id], response_scanning: { enabled: true, pii_mode: 'disabled' } });
+    // Shorter than the 256 characters a regex rule used to hold: before, nothing left until the end.
+    const reply = words(20);
+    // The rules' automaton is built on a worker thread after the profile's first stream; until then
+    // the fixed hold-back applies, so the first streams may arrive whole at the end.
+    let early = 0;
+    for (let attempt = 0; attempt < 20 && early === 0; attempt += 1) {
+      s.mock.reset();
+      const res = await request(`${s.gatewayUrl}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-original-uri': provider.match_value, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '20' },
+        body: JSON.stringify(chat()),
+      });
+      let body = '';
+      let upstreamDoneAtFirstText: boolean | undefined;
+      for await (const chunk of res.body) {
+        body += chunk.toString();
+        if (upstreamDoneAtFirstText === undefined && chatText(body).includes('word0')) upstreamDoneAtFirstText = s.mock.requests.at(-1)?.stream !== undefined;
+      }
+      t.equal(chatText(body), reply, 'a clean answer whole');
+      if (upstreamDoneAtFirstText === false) early += 1;
+    }
+    t.equal(early, 1, 'the first words reached the client before the upstream finished');
+
+    const blocked = await send(chat(), { 'x-mock-reply': `${words(5)} the CODENAME-417 plan ${words(5, 5)}`, 'x-mock-chunk-delay-ms': '20' });
+    t.equal(blocked.status, 200, 'the stream had started');
+    t.match(JSON.parse(parseSse(blocked.text).at(-2)!.data), { error: { code: 'RESPONSE_BLOCKED' } });
+    t.notMatch(blocked.text, /CODENAME|word6/i, 'nothing of the match, nothing after it');
+    t.match(chatText(blocked.text), /^word0 word1/, 'the text before it streamed: ' + blocked.text);
+  });
+
   t.test('monitor mode records and lets the value through', async (t) => {
     const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'monitor', pii_types: ['EMAIL'] } });
     const reply = `${words(10)} mail john.smith@example.org now`;
