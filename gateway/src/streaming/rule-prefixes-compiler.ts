@@ -44,6 +44,14 @@ export type RulePrefixCompiler = (policies: readonly ContentPolicy[]) => Promise
  * as soon as it is built, even during a stream: the release point never moves back.
  */
 export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies)) {
+  // One build at a time: after a bundle change every streaming profile asks at once, and a worker
+  // each would take every core (and its heap) from the gateway.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serially = (policies: readonly ContentPolicy[]): Promise<RulePrefixes> => {
+    const next = queue.then(() => compile(policies));
+    queue = next.catch(() => {});
+    return next;
+  };
   const entries = new WeakMap<Profile, { policies: readonly ContentPolicy[]; current: RulePrefixes; view: RulePrefixes; ready: Promise<void> }>();
   return function rulePrefixesFor(profile: Profile, policies: readonly ContentPolicy[]): { rules: RulePrefixes; ready: Promise<void> } {
     const cached = entries.get(profile);
@@ -62,7 +70,7 @@ export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) =
       },
       ready: Promise.resolve(),
     };
-    entry.ready = compile(policies).then(
+    entry.ready = serially(policies).then(
       (rules) => {
         entry.current = rules;
       },

@@ -149,6 +149,7 @@ t.test('built on a worker thread: the same tables; the cache serves fixed length
   t.equal(first.rules.covered, 0, 'before the automaton: no rule modelled');
   t.equal(first.rules.fixed, 'Project Nightingale'.length + 16, 'every rule at its fixed length');
   t.equal(cache(profile, clean).rules, first.rules, 'one build per profile and policy list');
+  await new Promise((resolve) => setImmediate(resolve));
   release!();
   await first.ready;
   t.equal(first.rules.covered, 1, 'the same view switches to the automaton');
@@ -156,9 +157,16 @@ t.test('built on a worker thread: the same tables; the cache serves fixed length
   t.equal(first.rules.inProgress('the project', CAP), 7);
   const other = cache(profile, [policyOf([keyword('Project Nightingale')])]);
   t.not(other.rules, first.rules, 'new policy objects (a new bundle): built again');
-  t.same(compiles, [1, 1]);
+  const third = cache({} as Profile, clean);
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(compiles, [1, 1], 'one build at a time: the third waits for the second');
   release!();
   await other.ready;
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(compiles, [1, 1, 1]);
+  release!();
+  await third.ready;
+  t.equal(third.rules.covered, 1);
 });
 
 t.test('a build that runs past its time keeps the fixed lengths', async (t) => {
