@@ -1,8 +1,9 @@
-// Builds the prefix automaton of a profile's blocklist rules off the event loop, once per profile of
-// a bundle. Until it is built (and if building fails or runs too long) every rule keeps its fixed
+// Builds the prefix automaton of a profile's blocklist rules off the event loop, once per set of
+// rules. Until it is built (and if building fails or runs too long) every rule keeps its fixed
 // hold-back, which is safe, only slower to release.
+import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { ContentPolicy, Profile } from '@palisade/core';
+import type { ContentPolicy } from '@palisade/core';
 import { fixedRulePrefixes, prefixRulesOf, rulePrefixesOf, type CompiledPrefixes, type RulePrefixes } from './rule-prefixes.js';
 
 const WORKER = new URL('./rule-prefixes-worker.js', import.meta.url);
@@ -39,44 +40,60 @@ export function compileRulePrefixesOffThread(policies: readonly ContentPolicy[],
 export type RulePrefixCompiler = (policies: readonly ContentPolicy[]) => Promise<RulePrefixes>;
 
 /**
- * The rule prefixes of each profile, kept per profile object (a new bundle brings new profile and
- * policy objects, so an entry goes with its bundle). The returned view switches to the automaton
- * as soon as it is built, even during a stream: the release point never moves back.
+ * The rule prefixes of each set of response policies, kept by content: a bundle change elsewhere
+ * brings new policy objects with the same rules, and must not make every profile's next stream wait
+ * for a rebuild (or hold back the fixed lengths meanwhile). Profiles with the same policies share
+ * one automaton. The returned view switches to the automaton as soon as it is built, even during a
+ * stream: the release point never moves back. At most `maxEntries` sets are kept (least recently
+ * used first out).
  */
-export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies)) {
-  // One build at a time: after a bundle change every streaming profile asks at once, and a worker
-  // each would take every core (and its heap) from the gateway.
+export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies), maxEntries = 512) {
+  // One build at a time: after a change every streaming profile may ask at once, and a worker each
+  // would take every core (and its heap) from the gateway.
   let queue: Promise<unknown> = Promise.resolve();
   const serially = (policies: readonly ContentPolicy[]): Promise<RulePrefixes> => {
     const next = queue.then(() => compile(policies));
     queue = next.catch(() => {});
     return next;
   };
-  const entries = new WeakMap<Profile, { policies: readonly ContentPolicy[]; current: RulePrefixes; view: RulePrefixes; ready: Promise<void> }>();
-  return function rulePrefixesFor(profile: Profile, policies: readonly ContentPolicy[]): { rules: RulePrefixes; ready: Promise<void> } {
-    const cached = entries.get(profile);
-    if (cached && cached.policies.length === policies.length && cached.policies.every((p, i) => p === policies[i])) return { rules: cached.view, ready: cached.ready };
-    const entry = {
-      policies,
-      current: fixedRulePrefixes(policies),
-      view: {
-        inProgress: (text: string, cap: number) => entry.current.inProgress(text, cap),
-        get fixed() {
-          return entry.current.fixed;
-        },
-        get covered() {
-          return entry.current.covered;
-        },
+  const contentKeys = new WeakMap<ContentPolicy, string>();
+  const contentKey = (policy: ContentPolicy): string => {
+    let key = contentKeys.get(policy);
+    if (key === undefined) {
+      key = createHash('sha256').update(JSON.stringify([policy.type, policy.case_sensitive, policy.rules])).digest('base64url');
+      contentKeys.set(policy, key);
+    }
+    return key;
+  };
+  const entries = new Map<string, { rules: RulePrefixes; ready: Promise<void> }>();
+
+  return function rulePrefixesFor(policies: readonly ContentPolicy[]): { rules: RulePrefixes; ready: Promise<void> } {
+    const key = policies.map(contentKey).join(',');
+    const cached = entries.get(key);
+    if (cached) {
+      entries.delete(key);
+      entries.set(key, cached);
+      return cached;
+    }
+    let current = fixedRulePrefixes(policies);
+    const rules: RulePrefixes = {
+      inProgress: (text, cap) => current.inProgress(text, cap),
+      get fixed() {
+        return current.fixed;
       },
-      ready: Promise.resolve(),
+      get covered() {
+        return current.covered;
+      },
     };
-    entry.ready = serially(policies).then(
-      (rules) => {
-        entry.current = rules;
+    const ready = serially(policies).then(
+      (built) => {
+        current = built;
       },
       () => {},
     );
-    entries.set(profile, entry);
-    return { rules: entry.view, ready: entry.ready };
+    const entry = { rules, ready };
+    entries.set(key, entry);
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    return entry;
   };
 }

@@ -71,7 +71,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     const checks = checking ? createWindowCheck(detectors, call) : undefined;
     const check = restoring ? withRestoration(checks, restoring) : checks;
     const holdback = Math.max(checking ? holdbackChars(call.profile, policies, call.systemPrompt) : 0, restoring?.longest ?? 0);
-    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt, rulePrefixesFor(call.profile, policies).rules) : undefined;
+    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt, rulePrefixesFor(policies).rules) : undefined;
     const longest = restoring?.longest ?? 0;
     // A placeholder in progress: from its `[` on, while it can still be one.
     const placeholderNeed = (window: string) => {
