@@ -179,6 +179,30 @@ export async function inSpan<T>(
   }
 }
 
+/**
+ * Background work with no request to continue (a bundle download): the root of its own trace, sampled
+ * by the SDK's sampler like a request without traceparent. `work` gets the context whose traceparent
+ * its calls carry, and the span when it records.
+ */
+export async function inRootSpan<T>(
+  tracer: Tracer | undefined,
+  name: string,
+  work: (ctx: Context | undefined, span: Span | undefined) => Promise<T>,
+  options: StageSpanOptions = {},
+): Promise<T> {
+  if (!tracer) return work(undefined, undefined);
+  const span = tracer.startSpan(name, options, ROOT_CONTEXT);
+  const recording = span.isRecording() ? span : undefined;
+  try {
+    return await work(trace.setSpan(ROOT_CONTEXT, span), recording);
+  } catch (error) {
+    if (recording) failSpan(recording, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
+
 /** inSpan for synchronous stages. */
 export function inSpanSync<T>(tracer: Tracer | undefined, parent: Context | undefined, name: string, work: (ctx: Context | undefined) => T, options: StageSpanOptions = {}): T {
   if (!tracer || !isSampled(parent)) return work(parent);

@@ -3,7 +3,7 @@
 // every poll interval as a safety net for a lost notice. A request holds the snapshot it started
 // with, so a running request keeps its old provider settings (e.g. its timeout).
 import { request } from 'undici';
-import { BUNDLE_CHANNEL, readBundle, type LocalBundleAppliers, type PubSub } from '@palisade/core';
+import { BUNDLE_CHANNEL, inRootSpan, readBundle, SpanKind, withTraceHeaders, type LocalBundleAppliers, type PubSub, type Span, type TraceContext, type Tracer } from '@palisade/core';
 import { compileSnapshot, type GatewaySnapshot, type SnapshotOptions } from './snapshot.js';
 
 export interface ConfigLoaderLogger {
@@ -30,6 +30,8 @@ export interface ConfigLoaderOptions {
   fetchTimeoutMs?: number;
   logger?: ConfigLoaderLogger;
   snapshot?: Omit<SnapshotOptions, 'previous'>;
+  /** With traces on: a span per bundle download. */
+  tracer?: Tracer | undefined;
 }
 
 export interface ConfigLoader {
@@ -56,11 +58,15 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
   let again = false;
   let stopped = false;
 
-  async function fetchOnce(): Promise<boolean> {
+  // With traces on, each download is a trace of its own whose traceparent the bundle store continues.
+  const fetchOnce = (): Promise<boolean> => inRootSpan(options.tracer, 'bundle fetch', fetchBundle, { kind: SpanKind.CLIENT });
+
+  async function fetchBundle(traceContext: TraceContext | undefined, span: Span | undefined): Promise<boolean> {
     const headers: Record<string, string> = {};
     if (snapshot) headers['if-none-match'] = `"${snapshot.revision}"`;
     if (options.internalToken) headers['x-internal-token'] = options.internalToken;
-    const response = await request(options.bundleUrl, { headers, headersTimeout: fetchTimeoutMs, bodyTimeout: fetchTimeoutMs });
+    const response = await request(options.bundleUrl, { headers: withTraceHeaders(headers, traceContext), headersTimeout: fetchTimeoutMs, bodyTimeout: fetchTimeoutMs });
+    span?.setAttribute('http.response.status_code', response.statusCode);
     const body = Buffer.from(await response.body.arrayBuffer());
     if (response.statusCode === 304) {
       confirmedAt = Date.now();
@@ -72,6 +78,7 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     }
     if (response.statusCode !== 200) throw new Error(`the bundle store answered ${response.statusCode}`);
     const bundle = await readBundle(body);
+    span?.setAttribute('palisade.bundle.revision', bundle.revision);
     if (snapshot?.revision === bundle.revision) {
       confirmedAt = Date.now();
       return false;

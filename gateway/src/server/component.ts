@@ -43,7 +43,10 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     insecureSkipVerify: config.GATEWAY_LLM_INSECURE_SKIP_VERIFY,
     ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
   });
+  // Spans per inspection stage and detector, and per bundle download, when the OpenTelemetry SDK runs (startTelemetry).
+  const tracer = activeTracer('gateway');
   const loader = createConfigLoader({
+    tracer,
     bundleUrl: new URL(BUNDLE_HTTP_PATH, config.BUNDLE_STORE_URL).href,
     internalToken: deps.internalToken,
     pubsub: deps.streams.pubsub,
@@ -70,8 +73,6 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     onWarning: (message, error) => deps.logger?.warn({ service: 'gateway', ...(error ? { err: String(error) } : {}) }, message),
   });
   const timings = createInspectionTimings();
-  // Spans per inspection stage and detector when the OpenTelemetry SDK runs (startTelemetry).
-  const tracer = activeTracer('gateway');
   // One slicer for the request and the response side: they share the loop.
   const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;
   const service = buildGateway({

@@ -164,6 +164,22 @@ t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => 
     t.equal(line?.span_id, root.spanId, "and the request span's id");
   });
 
+  t.test('a bundle download is a trace of its own, continued by the bundle store', async (t) => {
+    // The profiles made above each published a bundle, which the gateway downloaded.
+    const spans = await receiver.waitFor((all) => {
+      const fetches = all.filter((s) => s.name === 'bundle fetch' && s.attributes['palisade.bundle.revision'] !== undefined);
+      return fetches.some((f) => all.some((s) => s.parentSpanId === f.spanId && s.kind === OTLP_SPAN_KIND.server));
+    });
+    const fetch = spans.find((f) => f.name === 'bundle fetch' && f.attributes['palisade.bundle.revision'] !== undefined && spans.some((s) => s.parentSpanId === f.spanId))!;
+    t.equal(fetch.parentSpanId, '', 'a root: no request to continue');
+    t.equal(fetch.kind, OTLP_SPAN_KIND.client);
+    t.equal(fetch.scope, 'palisade.gateway');
+    t.equal(fetch.attributes['http.response.status_code'], 200);
+    const served = spans.find((s) => s.parentSpanId === fetch.spanId)!;
+    t.equal(served.traceId, fetch.traceId, 'the bundle store continued its traceparent');
+    t.equal(served.kind, OTLP_SPAN_KIND.server);
+  });
+
   t.test('an X-Trace-ID that is a UUID is the trace id', async (t) => {
     const sent = randomUUID();
     const res = await send(chat('hello again'), { 'x-trace-id': sent });
