@@ -27,7 +27,7 @@ import { observeOutcomes, type InspectionTimings } from './inspection-timings.js
 import { runDetector } from './run-detector.js';
 import { traceEmission } from './request-inspector.js';
 import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
-import { joinParts } from './text-parts.js';
+import { joinParts, PART_SEPARATOR } from './text-parts.js';
 import { decodeJsonEscapes, rewriteJsonText, type DecodedJson } from './json-text.js';
 import type { MaskSpan } from '../streaming/holdback.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
@@ -86,9 +86,16 @@ interface AnswerText {
   json: unknown;
 }
 
+/** A stream's text assembled from its deltas, then its tool calls' arguments (decoded): no pointers, its values are rewritten in the raw body. */
+function streamText(answer: UpstreamResponse, json: unknown): AnswerText {
+  const tools = (answer.assembledToolArguments ?? []).map((args) => decodeJsonEscapes(args).text);
+  const text = tools.length === 0 ? (answer.assembled ?? '') : [answer.assembled ?? '', ...tools].join(PART_SEPARATOR);
+  return { text, parts: null, tools: [], json };
+}
+
 /** The answer's text (and its tool calls' arguments) with the JSON pointers to rewrite; a stream has text only (assembled from deltas). */
 function answerText(answer: UpstreamResponse, mapping: CompiledMapping): AnswerText {
-  if (answer.isEventStream) return { text: answer.assembled ?? '', parts: null, tools: [], json: undefined };
+  if (answer.isEventStream) return streamText(answer, undefined);
   if (answer.text === undefined) return { text: '', parts: null, tools: [], json: undefined };
   let json: unknown;
   try {
@@ -97,7 +104,7 @@ function answerText(answer: UpstreamResponse, mapping: CompiledMapping): AnswerT
     // Not JSON (plain text answer): the whole body is the text.
     return { text: answer.text, parts: null, tools: [], json: undefined };
   }
-  if (answer.assembled !== undefined) return { text: answer.assembled, parts: null, tools: [], json };
+  if (answer.assembled !== undefined || answer.assembledToolArguments !== undefined) return streamText(answer, json);
   const extracted = mapping.extractResponse(json);
   // Tool calls carry data as well as the text does: their arguments are read after the text parts.
   const tools = mapping.extractToolArguments(json).map(toolText);

@@ -2,8 +2,8 @@
 // folder (core/src/vendors/<vendor>, gathered in STREAM_CODECS): where a frame carries answer text
 // (per answer slot), how that text is written back, how the stream ends and how a mid-stream refusal
 // is told in the vendor's own terms. Other formats keep the buffered path.
-import { STREAM_CODECS, toolSlotKey, type OutgoingEvent, type StreamCodec, type ToolArgumentsChannel, type ToolArgumentsEncoding } from '@palisade/core';
-import { valuesAt } from '../upstream/stream-rules.js';
+import { STREAM_CODECS, type OutgoingEvent, type StreamCodec, type ToolArgumentsEncoding } from '@palisade/core';
+import { arraysAt, scalarKey, toolArgumentPlaces, valuesAt } from '../upstream/stream-rules.js';
 
 export { STREAM_CODECS, type OutgoingEvent, type RepeatPlace, type StreamCodec } from '@palisade/core';
 
@@ -28,37 +28,10 @@ export interface TextPlace {
   encoding?: ToolArgumentsEncoding;
 }
 
-const scalarKey = (value: unknown, position: number): string => (typeof value === 'number' || typeof value === 'string' ? String(value) : String(position));
-const arraysAt = (value: unknown, path: readonly (string | number)[]): unknown[] => valuesAt(value, path).flatMap((v) => (Array.isArray(v) ? v : []));
-
-/** The tool-call arguments of a frame in one channel, each call in its own slot. */
-function toolPlaces(channel: ToolArgumentsChannel, frame: unknown): TextPlace[] {
-  if (channel.when && !valuesAt(frame, channel.when.path).some((v) => v === channel.when?.equals)) return [];
-  const places: TextPlace[] = [];
-  const items = channel.items ? arraysAt(frame, channel.items) : [frame];
-  items.forEach((item, position) => {
-    const slot = scalarKey(valuesAt(item, channel.slot)[0], position);
-    const calls = channel.calls ? arraysAt(item, channel.calls) : [item];
-    calls.forEach((call, callPosition) => {
-      const key = channel.calls ? toolSlotKey(slot, scalarKey(channel.callSlot ? valuesAt(call, channel.callSlot)[0] : undefined, callPosition)) : toolSlotKey(slot);
-      for (const parent of valuesAt(call, channel.parent)) {
-        if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
-        const value = (parent as Record<string, unknown>)[channel.key];
-        if (value === undefined || value === null) continue;
-        // Arguments that are not the text the channel expects are still read: as a JSON value.
-        const encoding = channel.encoding === 'json_text' && typeof value === 'string' ? 'json_text' : 'object';
-        const text = encoding === 'json_text' ? (value as string) : JSON.stringify(value);
-        places.push({ slot: key, text, parent: parent as Record<string, unknown>, key: channel.key, encoding });
-      }
-    });
-  });
-  return places;
-}
-
 /** The text places of a frame (an empty list when it carries none): its answer text, then its tool-call arguments. */
 export function textPlaces(codec: StreamCodec, frame: unknown): TextPlace[] {
   const places = answerPlaces(codec, frame);
-  for (const channel of codec.toolArguments ?? []) places.push(...toolPlaces(channel, frame));
+  for (const channel of codec.toolArguments ?? []) places.push(...toolArgumentPlaces(channel, frame));
   return places;
 }
 

@@ -117,6 +117,9 @@ t.test('incremental response scanning of streams', async (t) => {
     const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'], streaming: 'buffer' } });
     const res = await send(chat(), { 'x-mock-reply': 'mail john.smith@example.org today' });
     t.equal(res.status, 451);
+    const tool = await send(chat(), { 'x-mock-tool-arguments': ARGS });
+    t.equal(tool.status, 451, "a value in a buffered stream's tool-call arguments blocks it too");
+    t.notMatch(tool.text, /john|anna/);
   });
 
   t.test('a client that goes away mid-stream stops the upstream call', async (t) => {
