@@ -442,7 +442,14 @@ t.test('tool-call arguments (vendor_b input_json_delta): masked across fragments
     blocked.events.slice(-2).map((e) => e.event),
     ['error', 'message_stop'],
     'the vendor error event and end marker',
+  );  const started = await runCodec(
+    messages,
+    sse([{ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'tu_1', name: 'send_mail', input: { to: 'john.smith@example.org' } } }, { type: 'message_stop' }], (f) => (f as { type: string }).type),
+    piiOnly.check,
+    piiOnly.holdback,
   );
+  t.notOk(started.refused);
+  t.match(JSON.parse(started.events[0]!.data), { content_block: { input: { to: 'j***@example.org' } } }, 'an input given whole at the block start is read and masked too');
 });
 
 t.test('tool-call arguments (Responses API): deltas masked, the done event, output item and response.completed repeat them; an unseen repeat refuses', async (t) => {
