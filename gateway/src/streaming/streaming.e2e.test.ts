@@ -300,7 +300,7 @@ t.test('incremental response scanning of streams', async (t) => {
     t.same(JSON.parse(args), MASKED);
   });
 
-  t.test('vendor_b messages, streamed: input_json_delta fragments masked; block ends with error and message_stop', async (t) => {
+  t.test('vendor_b messages: input_json_delta fragments masked (and the buffered input); block ends with error and message_stop', async (t) => {
     const input = (body: string) =>
       parseSse(body)
         .filter((e) => e.event === 'content_block_delta')
@@ -312,6 +312,9 @@ t.test('incremental response scanning of streams', async (t) => {
     t.notMatch(res.text, /john|anna/);
     t.same(JSON.parse(input(res.text)), MASKED);
     t.equal(parseSse(res.text).at(-1)!.event, 'message_stop');
+    const whole = await masked.send({ ...claude(), stream: false }, tool);
+    t.notMatch(whole.text, /john|anna/);
+    t.same((whole.json as { content: Array<{ type: string; input?: unknown }> }).content.find((c) => c.type === 'tool_use')?.input, MASKED, 'buffered: masked inside the input object');
 
     const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } }, anthropic);
     const blocked = await blocking.send(claude(), { ...tool, 'x-mock-reply': 'Sending it now.' });
