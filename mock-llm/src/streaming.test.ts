@@ -116,7 +116,7 @@ t.test('without stream:true the same routes answer one JSON body', async (t) => 
   t.equal(r.json.content[0].text, 'Echo: plain');
 });
 
-t.test('x-mock-tool-arguments: the answer is a tool call, its arguments in small fragments (vendor_a chat) or input_json_delta (vendor_b)', async (t) => {
+t.test('x-mock-tool-arguments: the answer is a tool call, its arguments in small fragments (vendor_a chat and Responses) or input_json_delta (vendor_b)', async (t) => {
   const { url } = await startMock(t);
   const args = '{"to": "john.smith@example.org", "n": 3}';
   const headers = { 'x-mock-tool-arguments': args };
@@ -137,4 +137,12 @@ t.test('x-mock-tool-arguments: the answer is a tool call, its arguments in small
   t.equal(events.find((e) => e.type === 'message_delta')?.delta?.stop_reason, 'tool_use');
   const whole = await call(`${url}/v1/messages`, { body: { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }, headers });
   t.match(whole.json.content[1], { type: 'tool_use', name: 'mock_tool', input: { to: 'john.smith@example.org', n: 3 } });
+
+  const responses = await call(`${url}/v1/responses`, { body: { model: 'm', input: 'x', stream: true }, headers });
+  const frames = parseSse(responses.text).map((e) => JSON.parse(e.data) as { type: string; delta?: string; arguments?: string; response?: { output: Array<{ arguments: string }> } });
+  t.equal(frames.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join(''), args);
+  t.equal(frames.find((e) => e.type === 'response.function_call_arguments.done')?.arguments, args);
+  t.equal(frames.at(-1)?.response?.output[0]?.arguments, args);
+  const item = await call(`${url}/v1/responses`, { body: { model: 'm', input: 'x' }, headers });
+  t.match(item.json.output[0], { type: 'function_call', name: 'mock_tool', arguments: args });
 });

@@ -300,6 +300,29 @@ t.test('incremental response scanning of streams', async (t) => {
     t.same(JSON.parse(args), MASKED);
   });
 
+  t.test('Responses API function call: argument deltas masked, the done event, output item and response.completed repeat them; buffered too', async (t) => {
+    const responses = { provider_type: 'vendor_a', target_path: '/v1/responses', mapping_preset: 'vendor_a_responses' };
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, responses);
+    const res = await masked.send({ model: 'gpt-x', input: 'mail the report', stream: true }, tool);
+    t.equal(res.status, 200);
+    t.notMatch(res.text, /john|anna/, 'in no delta and no repeat');
+    const sse = parseSse(res.text).map((e) => JSON.parse(e.data) as Record<string, any>);
+    t.same(JSON.parse(sse.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join('')), MASKED);
+    t.same(JSON.parse(sse.find((e) => e.type === 'response.function_call_arguments.done')!.arguments), MASKED);
+    t.same(JSON.parse(sse.at(-1)!.response.output[0].arguments), MASKED, 'response.completed');
+
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': masked.provider.match_value, ...tool } });
+    let completed: unknown;
+    for await (const event of await client.responses.create({ model: 'gpt-x', input: 'mail the report', stream: true })) {
+      if (event.type === 'response.completed') completed = (event.response.output[0] as { arguments: string }).arguments;
+    }
+    t.same(JSON.parse(completed as string), MASKED, 'the SDK reads the masked call');
+
+    const whole = await masked.send({ model: 'gpt-x', input: 'mail the report' }, tool);
+    t.notMatch(whole.text, /john|anna/);
+    t.same(JSON.parse((whole.json as { output: Array<{ arguments: string }> }).output[0]!.arguments), MASKED);
+  });
+
   t.test('vendor_b messages: input_json_delta fragments masked (and the buffered input); block ends with error and message_stop', async (t) => {
     const input = (body: string) =>
       parseSse(body)

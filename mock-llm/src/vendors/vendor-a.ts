@@ -133,6 +133,23 @@ const responsesStream: StreamSpec = {
     const at = { item_id: itemId, output_index: 0, content_index: 0 };
     let sequence = 0;
     const event = (type: string, body: object) => sseEvent({ type, sequence_number: sequence++, ...body }, type);
+    if (ctx.toolArguments !== undefined) {
+      // A function call: its arguments as function_call_arguments deltas, then the events repeating them.
+      const args = ctx.toolArguments;
+      const call = (a: string, status: string) => ({ ...functionCall(ctx, a), status });
+      const callAt = { item_id: call('', '').id, output_index: 0 };
+      return {
+        contentType: SSE_CONTENT_TYPE,
+        frames: [
+          event('response.created', { response: { ...whole, status: 'in_progress', output: [] } }),
+          event('response.output_item.added', { output_index: 0, item: call('', 'in_progress') }),
+          ...chunkArguments(args).map((delta) => event('response.function_call_arguments.delta', { ...callAt, delta })),
+          event('response.function_call_arguments.done', { ...callAt, arguments: args }),
+          event('response.output_item.done', { output_index: 0, item: call(args, 'completed') }),
+          event('response.completed', { response: whole }),
+        ],
+      };
+    }
     const frames = [
       event('response.created', { response: { ...whole, status: 'in_progress', output: [] } }),
       event('response.output_item.added', { output_index: 0, item: item([], 'in_progress') }),
@@ -147,6 +164,9 @@ const responsesStream: StreamSpec = {
   },
 };
 
+/** The Responses API's function_call output item of an answer asked for with x-mock-tool-arguments. */
+const functionCall = (ctx: RouteContext, args: string) => ({ type: 'function_call', id: `fc_${ctx.id}`, call_id: `call_${ctx.id}`, name: 'mock_tool', arguments: args });
+
 function responsesObject(text: string, ctx: RouteContext): Record<string, unknown> {
   return {
     id: `resp_${ctx.id}`,
@@ -154,7 +174,10 @@ function responsesObject(text: string, ctx: RouteContext): Record<string, unknow
     created_at: unixSeconds(ctx.now),
     model: ctx.model,
     status: 'completed',
-    output: [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+    output:
+      ctx.toolArguments === undefined
+        ? [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }]
+        : [{ ...functionCall(ctx, ctx.toolArguments), status: 'completed' }],
     usage: { input_tokens: estimateTokens(responsesPrompt(ctx)), output_tokens: estimateTokens(text), total_tokens: estimateTokens(responsesPrompt(ctx)) + estimateTokens(text) },
   };
 }
