@@ -65,6 +65,15 @@ export function chunkArguments(text: string, size = 4): string[] {
   return out;
 }
 
+/** Tool-call arguments as the object vendors with object arguments send (`{}` when the text is not JSON). */
+export function argumentsObject(args: string): unknown {
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return {};
+  }
+}
+
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }

@@ -323,6 +323,27 @@ t.test('incremental response scanning of streams', async (t) => {
     t.same(JSON.parse((whole.json as { output: Array<{ arguments: string }> }).output[0]!.arguments), MASKED);
   });
 
+  t.test('Gemini functionCall args: masked in the streamed chunk, in the JSON array of chunks and in generateContent', async (t) => {
+    const body = { contents: [{ role: 'user', parts: [{ text: 'mail the report' }] }] };
+    const argsOf = (chunk: unknown) =>
+      (chunk as { candidates: Array<{ content: { parts: Array<{ functionCall?: { args: unknown } }> } }> }).candidates[0]!.content.parts.find((p) => p.functionCall)?.functionCall?.args;
+    const mask = { response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } };
+    const sse = await route(mask, { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:streamGenerateContent?alt=sse', mapping_preset: 'vendor_d_gemini' });
+    const streamed = await sse.send(body, tool);
+    t.equal(streamed.status, 200);
+    t.notMatch(streamed.text, /john|anna/);
+    t.same(parseSse(streamed.text).map((e) => argsOf(JSON.parse(e.data))).filter(Boolean), [MASKED]);
+    // Without alt=sse the stream is one JSON array, read whole: each value found is rewritten where it stands whole.
+    const array = await route(mask, { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:streamGenerateContent', mapping_preset: 'vendor_d_gemini' });
+    const chunks = await array.send(body, tool);
+    t.equal(chunks.status, 200);
+    t.same((chunks.json as unknown[]).map(argsOf).filter(Boolean), [MASKED]);
+    const whole = await route(mask, { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:generateContent', mapping_preset: 'vendor_d_gemini' });
+    const buffered = await whole.send(body, tool);
+    t.equal(buffered.status, 200);
+    t.same(argsOf(buffered.json), MASKED);
+  });
+
   t.test('vendor_b messages: input_json_delta fragments masked (and the buffered input); block ends with error and message_stop', async (t) => {
     const input = (body: string) =>
       parseSse(body)

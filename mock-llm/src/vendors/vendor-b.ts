@@ -2,7 +2,7 @@
 // and the legacy Text Completions API (`\n\nHuman: … \n\nAssistant:` prompts).
 import { vendorB } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
-import { asString, chunkArguments, chunkText, estimateTokens, lastUserText } from '../text.js';
+import { argumentsObject, asString, chunkArguments, chunkText, estimateTokens, lastUserText } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
 import { fromApi } from './api.js';
 
@@ -15,21 +15,13 @@ function toolUse(ctx: RouteContext, input: unknown): Record<string, unknown> {
   return { type: 'tool_use', id: `toolu_${ctx.id}`, name: 'mock_tool', input };
 }
 
-function parsedArguments(args: string): unknown {
-  try {
-    return JSON.parse(args) as unknown;
-  } catch {
-    return {};
-  }
-}
-
 function message(text: string, ctx: RouteContext): Record<string, unknown> {
   return {
     id: `msg_${ctx.id}`,
     type: 'message',
     role: 'assistant',
     model: ctx.model,
-    content: ctx.toolArguments === undefined ? [{ type: 'text', text }] : [{ type: 'text', text }, toolUse(ctx, parsedArguments(ctx.toolArguments))],
+    content: ctx.toolArguments === undefined ? [{ type: 'text', text }] : [{ type: 'text', text }, toolUse(ctx, argumentsObject(ctx.toolArguments))],
     stop_reason: ctx.toolArguments === undefined ? 'end_turn' : 'tool_use',
     stop_sequence: null,
     usage: { input_tokens: estimateTokens(messagesPrompt(ctx)), output_tokens: estimateTokens(text) },
