@@ -146,7 +146,7 @@ function redact(answer: UpstreamResponse, scanned: AnswerText, entities: readonl
       const end = start + part.text.length;
       const spans = entities
         .filter((e) => e.start < end && e.end > start)
-        .map((e) => ({ type: e.type, start: Math.max(e.start, start) - start, end: Math.min(e.end, end) - start}));
+        .map((e) => ({ type: e.type, start: Math.max(e.start, start) - start, end: Math.min(e.end, end) - start }));
       if (spans.length === 0) continue;
       if (i < firstTool) {
         replacements.push({ pointer: part.pointer, text: applyPiiAction(part.text, spans, 'partial') });
