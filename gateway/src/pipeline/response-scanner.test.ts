@@ -121,6 +121,12 @@ t.test('arguments that are not JSON are read and masked as plain text', async (t
   t.equal(JSON.parse(scanned!.body.toString()).choices[0].message.tool_calls[0].function.arguments, 'to j***@example.org {');
 });
 
+t.test('arguments given as an object where a JSON text is expected are read and kept an object', async (t) => {
+  const body = { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'x', arguments: { to: 'john.smith@example.org' } } }] } }] };
+  const scanned = await scan('vendor_a_chat_completions', body, mask);
+  t.same(JSON.parse(scanned!.body.toString()).choices[0].message.tool_calls[0].function.arguments, { to: 'j***@example.org' });
+});
+
 t.test('a custom-only mapping keeps reading the answer text alone', async (t) => {
   const mapping = compileProviderMapping({ mapping_custom: { prompt_path: '$.prompt', response_path: '$.response' } });
   t.same(mapping.extractToolArguments({ response: 'x', tool_calls: [{ function: { arguments: '{}' } }] }), []);

@@ -68,14 +68,16 @@ interface ToolText {
 }
 
 function toolText(match: ToolArgumentsMatch): ToolText {
-  const raw = match.encoding === 'json_text' && typeof match.value === 'string' ? match.value : JSON.stringify(match.value);
+  // Arguments that are not the text the path expects are still read, and written back, as a JSON value.
+  const encoding = match.encoding === 'json_text' && typeof match.value !== 'string' ? 'object' : match.encoding;
+  const raw = encoding === 'json_text' ? (match.value as string) : JSON.stringify(match.value);
   let json = true;
   try {
     JSON.parse(raw);
   } catch {
     json = false;
   }
-  return { pointer: match.pointer, encoding: match.encoding, raw, json, decoded: json ? decodeJsonEscapes(raw) : { text: raw } };
+  return { pointer: match.pointer, encoding, raw, json, decoded: json ? decodeJsonEscapes(raw) : { text: raw } };
 }
 
 interface AnswerText {
