@@ -11,6 +11,7 @@ export const CONTROL_HEADERS = {
   close: 'x-mock-close',
   hang: 'x-mock-hang',
   stallAfterFrames: 'x-mock-stall-after-frames',
+  toolArguments: 'x-mock-tool-arguments',
 } as const;
 
 export interface Controls {
@@ -26,6 +27,8 @@ export interface Controls {
   hang: boolean;
   /** A stream stops after this many frames and keeps the connection open. */
   stallAfterFrames: number | undefined;
+  /** The answer is one tool call (`mock_tool`) with these arguments (a JSON text), where the vendor has tool calls. */
+  toolArguments: string | undefined;
 }
 
 /** A control value the mock cannot use; answered 400 so a broken test is obvious. */
@@ -57,6 +60,7 @@ export function readControls(headers: IncomingHttpHeaders, query: Record<string,
     close: isTrue(get(CONTROL_HEADERS.close)),
     hang: isTrue(get(CONTROL_HEADERS.hang)),
     stallAfterFrames: readInt(CONTROL_HEADERS.stallAfterFrames, get(CONTROL_HEADERS.stallAfterFrames), 0, 1_000_000),
+    toolArguments: get(CONTROL_HEADERS.toolArguments),
   };
 }
 

@@ -47,6 +47,7 @@ export function makeHandler(candidates: VendorRoute[], deps: HandlerDeps): Handl
     if (forced !== undefined && forced >= 400) return send(reply, { status: forced, body: route.error(forced, `mock error ${forced}`) });
 
     const ctx = context(request, params, deps);
+    if (controls.toolArguments !== undefined) ctx.toolArguments = controls.toolArguments;
     const isObject = asObject(request.body) === request.body;
     const answer = route.kind === 'plain' ? route.handle(ctx) : answerLlm(route, ctx, isObject, controls.reply, deps);
     // A forced 1xx-3xx status dresses a normal answer; it never turns a rejection into a success.

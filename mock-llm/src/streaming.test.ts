@@ -115,3 +115,34 @@ t.test('without stream:true the same routes answer one JSON body', async (t) => 
   t.match(r.headers.get('content-type'), /application\/json/);
   t.equal(r.json.content[0].text, 'Echo: plain');
 });
+
+t.test('x-mock-tool-arguments: the answer is a tool call, its arguments in small fragments (vendor_a chat and Responses) or input_json_delta (vendor_b)', async (t) => {
+  const { url } = await startMock(t);
+  const args = '{"to": "john.smith@example.org", "n": 3}';
+  const headers = { 'x-mock-tool-arguments': args };
+  const streamed = await call(`${url}/v1/chat/completions`, { body: chat('use the tool'), headers });
+  const chunks = parseSse(streamed.text)
+    .slice(0, -1)
+    .map((e) => JSON.parse(e.data) as { choices: Array<{ delta: { tool_calls?: Array<{ function: { name?: string; arguments: string } }> }; finish_reason: string | null }> });
+  const fragments = chunks.map((c) => c.choices[0]?.delta.tool_calls?.[0]?.function.arguments).filter((a) => a !== undefined && a !== '');
+  t.equal(fragments.join(''), args);
+  t.ok(fragments.length > 5, 'the arguments come in small fragments');
+  t.equal(chunks.at(-1)?.choices[0]?.finish_reason, 'tool_calls');
+  const buffered = await call(`${url}/v1/chat/completions`, { body: { ...chat('use the tool'), stream: false }, headers });
+  t.match(buffered.json.choices[0], { message: { content: null, tool_calls: [{ type: 'function', function: { name: 'mock_tool', arguments: args } }] }, finish_reason: 'tool_calls' });
+
+  const messages = await call(`${url}/v1/messages`, { body: { model: 'c', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'x' }] }, headers });
+  const events = parseSse(messages.text).map((e) => JSON.parse(e.data) as { type: string; index?: number; delta?: { partial_json?: string; stop_reason?: string } });
+  t.equal(events.filter((e) => e.index === 1 && e.delta?.partial_json !== undefined).map((e) => e.delta!.partial_json).join(''), args);
+  t.equal(events.find((e) => e.type === 'message_delta')?.delta?.stop_reason, 'tool_use');
+  const whole = await call(`${url}/v1/messages`, { body: { model: 'c', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }, headers });
+  t.match(whole.json.content[1], { type: 'tool_use', name: 'mock_tool', input: { to: 'john.smith@example.org', n: 3 } });
+
+  const responses = await call(`${url}/v1/responses`, { body: { model: 'm', input: 'x', stream: true }, headers });
+  const frames = parseSse(responses.text).map((e) => JSON.parse(e.data) as { type: string; delta?: string; arguments?: string; response?: { output: Array<{ arguments: string }> } });
+  t.equal(frames.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join(''), args);
+  t.equal(frames.find((e) => e.type === 'response.function_call_arguments.done')?.arguments, args);
+  t.equal(frames.at(-1)?.response?.output[0]?.arguments, args);
+  const item = await call(`${url}/v1/responses`, { body: { model: 'm', input: 'x' }, headers });
+  t.match(item.json.output[0], { type: 'function_call', name: 'mock_tool', arguments: args });
+});

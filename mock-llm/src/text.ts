@@ -57,6 +57,23 @@ export function chunkText(text: string): string[] {
   return [text.slice(0, mid), text.slice(mid)];
 }
 
+/** Tool-call arguments stream as token-sized fragments (a few characters), so values are split across them. */
+export function chunkArguments(text: string, size = 4): string[] {
+  const points = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < points.length; i += size) out.push(points.slice(i, i + size).join(''));
+  return out;
+}
+
+/** Tool-call arguments as the object vendors with object arguments send (`{}` when the text is not JSON). */
+export function argumentsObject(args: string): unknown {
+  try {
+    return JSON.parse(args) as unknown;
+  } catch {
+    return {};
+  }
+}
+
 export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }

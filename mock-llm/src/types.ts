@@ -63,6 +63,8 @@ export interface RouteContext {
   state: Map<string, unknown>;
   /** Accepted vendor_c api-key value (undefined = any non-empty key). */
   vendorCApiKey: string | undefined;
+  /** The answer is a tool call with these arguments (x-mock-tool-arguments), for vendors with tool calls. */
+  toolArguments?: string | undefined;
 }
 
 export interface HttpAnswer {

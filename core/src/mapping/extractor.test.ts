@@ -9,7 +9,7 @@ import {
   replaceAt,
   resolveMapping,
 } from './extractor.js';
-import { MAPPING_PRESET_NAMES, type MappingPresetName } from './presets.js';
+import { MAPPING_PRESET_NAMES, TOOL_ARGUMENT_PATHS, type MappingPresetName } from './presets.js';
 
 interface Case {
   request: unknown;
@@ -453,6 +453,8 @@ t.test('custom paths overwrite same-named preset paths', async (t) => {
     user_messages_path: "$.messages[?(@.role=='user')]",
     model_path: '$.model',
     response_path: '$.output.text',
+    // The preset's tool-call argument paths stay: custom paths give the five fields only.
+    tool_arguments: TOOL_ARGUMENT_PATHS.vendor_a_chat_completions,
   });
   const m = compileMapping(resolved);
   t.equal(m.extractRequest(chatRequest('gpt-4o')).prompt, 'What is the capital of France?\nAnd of Spain?');

@@ -4,9 +4,11 @@
 // jsonpath-plus instance per compiled mapping evaluates them (parsed path arrays and filter scripts
 // are cached by jsonpath-plus itself, keyed by the path string).
 import { JSONPath } from 'jsonpath-plus';
+import type { ToolArgumentsEncoding, ToolArgumentsPath } from '../vendors/types.js';
 import {
   FIELD_MAPPING_KEYS,
   MAPPING_PRESETS,
+  TOOL_ARGUMENT_PATHS,
   isMappingPresetName,
   toFullJsonPath,
   type FieldMapping,
@@ -37,6 +39,13 @@ export interface ResponseExtraction {
   parts: TextPart[];
 }
 
+/** One tool call's arguments in an answer: where they are, and their value (a JSON text, or a JSON value). */
+export interface ToolArgumentsMatch {
+  pointer: JsonPointer;
+  value: unknown;
+  encoding: ToolArgumentsEncoding;
+}
+
 /** A mapping with every path resolved to full JSONPath; absent optional paths are null. */
 export interface ResolvedMapping {
   prompt_path: string;
@@ -44,6 +53,8 @@ export interface ResolvedMapping {
   user_messages_path: string | null;
   model_path: string | null;
   response_path: string | null;
+  /** The preset's places of tool-call arguments in answers; absent or empty for a custom-only mapping. */
+  tool_arguments?: readonly ToolArgumentsPath[];
 }
 
 export type FieldMappingErrorReason = 'missing' | 'unknown_preset' | 'missing_prompt_path';
@@ -87,12 +98,15 @@ export function resolveMapping(preset?: string | null, custom?: PartialMapping |
   if (!prompt_path) {
     throw new FieldMappingError('missing_prompt_path', 'field mapping has no prompt_path');
   }
+  // Tool-call arguments come with the preset: custom paths override the five fields, not these.
+  const toolArguments = preset && isMappingPresetName(preset) ? TOOL_ARGUMENT_PATHS[preset] : undefined;
   return {
     prompt_path,
     system_prompt_path: pick('system_prompt_path'),
     user_messages_path: pick('user_messages_path'),
     model_path: pick('model_path'),
     response_path: pick('response_path'),
+    ...(toolArguments ? { tool_arguments: toolArguments } : {}),
   };
 }
 
@@ -100,6 +114,8 @@ export interface CompiledMapping {
   readonly mapping: ResolvedMapping;
   extractRequest(body: unknown): RequestExtraction;
   extractResponse(body: unknown): ResponseExtraction;
+  /** The tool-call arguments of an answer, at the preset's paths (none for a custom-only mapping). */
+  extractToolArguments(body: unknown): ToolArgumentsMatch[];
 }
 
 interface Match {
@@ -109,12 +125,14 @@ interface Match {
 
 /** Compiles a mapping once; the returned object is reused for every request of the provider. */
 export function compileMapping(mapping: ResolvedMapping | FieldMapping): CompiledMapping {
-  const resolved = resolveMapping(null, mapping);
+  const toolArguments = 'tool_arguments' in mapping ? (mapping.tool_arguments ?? []) : [];
+  const resolved: ResolvedMapping = { ...resolveMapping(null, mapping), ...(toolArguments.length ? { tool_arguments: toolArguments } : {}) };
   // Parse every path now (fills jsonpath-plus's path cache, fails early on a broken path string).
   for (const key of FIELD_MAPPING_KEYS) {
     const path = resolved[key];
     if (path) JSONPath.toPathArray(path);
   }
+  for (const { path } of toolArguments) JSONPath.toPathArray(path);
   const engine = JSONPath({
     path: '$',
     json: null,
@@ -175,6 +193,13 @@ export function compileMapping(mapping: ResolvedMapping | FieldMapping): Compile
     extractResponse(body) {
       const parts = partsOf(query(resolved.response_path, body));
       return { text: joinText(parts), parts };
+    },
+    extractToolArguments(body) {
+      const out: ToolArgumentsMatch[] = [];
+      for (const { path, encoding } of toolArguments) {
+        for (const m of query(path, body)) if (m.value !== undefined && m.value !== null) out.push({ pointer: m.pointer, value: m.value, encoding });
+      }
+      return out;
     },
   };
 }
@@ -288,11 +313,12 @@ export function replaceAt<T>(body: T, pointer: JsonPointer, newText: string): T 
 }
 
 /**
- * Applies several replacements (e.g. every masked prompt part) and returns the new body; the input is
+ * Applies several replacements (e.g. every masked prompt part; a value other than a string, e.g. a
+ * tool call's masked arguments object, goes in as it is) and returns the new body; the input is
  * not changed. Each container on the way is copied once, however many replacements it holds, and the
  * walk is a loop: linear in the body, whatever the number of parts or the depth.
  */
-export function replaceAllAt<T>(body: T, replacements: readonly TextPart[]): T {
+export function replaceAllAt<T>(body: T, replacements: readonly { pointer: JsonPointer; text: unknown }[]): T {
   const copies = new WeakSet<object>();
   const writable = (value: unknown): Record<string | number, unknown> => {
     if (value === null || typeof value !== 'object') throw new RangeError('no container on the path');

@@ -7,7 +7,7 @@
 // spec's enums, whose order the generated CRDs and the OpenAPI document keep, and mapping/ must not
 // import model/ (model/provider.ts imports from here).
 import { VENDORS } from '../vendors/all.js';
-import type { Vendor } from '../vendors/types.js';
+import type { ToolArgumentsPath, Vendor } from '../vendors/types.js';
 
 /** Provider types of the spec; `custom` uses custom_simple plus mapping_custom. */
 export const PROVIDER_TYPES = [
@@ -104,6 +104,11 @@ export const RECOMMENDED_PRESET_BY_PROVIDER_TYPE: Readonly<Record<ProviderTypeNa
   PROVIDER_TYPES,
   vendors.flatMap((v) => Object.entries(v.recommendedPresets ?? {}) as Array<[string, MappingPresetName]>),
   'provider type',
+);
+
+/** Where each preset's answers carry tool-call arguments (presets without tool calls have none). */
+export const TOOL_ARGUMENT_PATHS: Readonly<Partial<Record<MappingPresetName, readonly ToolArgumentsPath[]>>> = Object.fromEntries(
+  vendors.flatMap((v) => Object.entries(v.toolArguments ?? {})),
 );
 
 export function isMappingPresetName(name: unknown): name is MappingPresetName {

@@ -7,6 +7,38 @@ import type { FieldMapping, MappingPresetName, ProviderTypeName } from '../mappi
 export type PathStep = string | number;
 export type JsonPath = readonly PathStep[];
 
+/**
+ * How a tool call's arguments are held: a JSON text inside a string (vendor_a's `arguments`) or a
+ * JSON value (vendor_b's `input`, vendor_d's `args`). Either way they are scanned as JSON text.
+ */
+export type ToolArgumentsEncoding = 'json_text' | 'object';
+
+/** Where a preset's buffered answer carries tool-call arguments (full JSONPath, like response_path). */
+export interface ToolArgumentsPath {
+  readonly path: string;
+  readonly encoding: ToolArgumentsEncoding;
+}
+
+/**
+ * A stream's channel of tool-call arguments: where a frame carries them (fragments of a JSON text, or
+ * a whole value per frame), scanned in a slot of their own per tool call, apart from the answer text.
+ */
+export interface ToolArgumentsChannel {
+  /** Only frames whose value at `path` equals `equals` carry arguments. */
+  readonly when?: { readonly path: JsonPath; readonly equals: string };
+  /** An array of parallel answers (choices); absent = the frame is one item. */
+  readonly items?: JsonPath;
+  /** Within an item, its answer slot (choice index, content block index, output item id). */
+  readonly slot: JsonPath;
+  /** Within an item, the array of tool calls (each its own slot, keyed by `callSlot`); absent = one. */
+  readonly calls?: JsonPath;
+  readonly callSlot?: JsonPath;
+  /** Within a call (or the item), the parent objects of the arguments (`*` for every element) and their key. */
+  readonly parent: JsonPath;
+  readonly key: string;
+  readonly encoding: ToolArgumentsEncoding;
+}
+
 /** How a streamed body is framed: `text/event-stream`, or one JSON object per line. */
 export type StreamFormat = 'sse' | 'ndjson';
 
@@ -94,6 +126,8 @@ export interface StreamCodec {
    * `response.completed`): they get the slot's text as sent to the client.
    */
   repeats?(frame: Record<string, unknown>): RepeatPlace[];
+  /** Where frames carry tool-call arguments, each call scanned in a slot of its own. */
+  readonly toolArguments?: readonly ToolArgumentsChannel[];
 }
 
 /** A vendor's stream formats: the buffered reader's rules and the on-the-fly scanner's codecs. */
@@ -164,6 +198,8 @@ export interface Vendor {
   readonly recommendedPresets?: Partial<Record<ProviderTypeName, MappingPresetName>>;
   /** One sample exchange per preset of the folder. */
   readonly presetSamples?: Partial<Record<MappingPresetName, MappingSample>>;
+  /** Where each preset's answers carry tool-call arguments, scanned like the answer text. */
+  readonly toolArguments?: Partial<Record<MappingPresetName, readonly ToolArgumentsPath[]>>;
   readonly apis: Readonly<Record<string, VendorApi>>;
   readonly streams?: VendorStreams;
   readonly usage?: VendorUsage;

@@ -2,7 +2,19 @@
 // scanned for output PII and the profile's response-scope content policies, and then passed, redacted
 // at the response path, or blocked (RESPONSE_BLOCKED, block_status_code, reasons).
 import { performance } from 'node:perf_hooks';
-import { inSpan, PalisadeError, replaceAllAt, type TraceContext, type Tracer, type CompiledMapping, type Profile, type TextPart } from '@palisade/core';
+import {
+  inSpan,
+  PalisadeError,
+  replaceAllAt,
+  type CompiledMapping,
+  type JsonPointer,
+  type Profile,
+  type TextPart,
+  type ToolArgumentsEncoding,
+  type ToolArgumentsMatch,
+  type TraceContext,
+  type Tracer,
+} from '@palisade/core';
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
@@ -15,7 +27,9 @@ import { observeOutcomes, type InspectionTimings } from './inspection-timings.js
 import { runDetector } from './run-detector.js';
 import { traceEmission } from './request-inspector.js';
 import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
-import { joinParts } from './text-parts.js';
+import { joinParts, PART_SEPARATOR } from './text-parts.js';
+import { decodeJsonEscapes, rewriteJsonText, type DecodedJson } from './json-text.js';
+import type { MaskSpan } from '../streaming/holdback.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
 export interface ResponseScan {
@@ -43,38 +57,106 @@ export interface ScanResponse {
 
 const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
 
-/** The answer's text with the JSON pointers to rewrite; a stream has text only (assembled from deltas). */
-function answerText(answer: UpstreamResponse, mapping: CompiledMapping): { text: string; parts: TextPart[] | null; json: unknown } {
-  if (answer.isEventStream) return { text: answer.assembled ?? '', parts: null, json: undefined };
-  if (answer.text === undefined) return { text: '', parts: null, json: undefined };
+/** One tool call's arguments in a buffered answer, as the JSON text the checks read. */
+interface ToolText {
+  pointer: JsonPointer;
+  encoding: ToolArgumentsEncoding;
+  raw: string;
+  /** False for arguments that are not JSON (a model's broken text): read and rewritten as plain text. */
+  json: boolean;
+  decoded: DecodedJson;
+}
+
+function toolText(match: ToolArgumentsMatch): ToolText {
+  // Arguments that are not the text the path expects are still read, and written back, as a JSON value.
+  const encoding = match.encoding === 'json_text' && typeof match.value !== 'string' ? 'object' : match.encoding;
+  const raw = encoding === 'json_text' ? (match.value as string) : JSON.stringify(match.value);
+  let json = true;
+  try {
+    JSON.parse(raw);
+  } catch {
+    json = false;
+  }
+  return { pointer: match.pointer, encoding, raw, json, decoded: json ? decodeJsonEscapes(raw) : { text: raw } };
+}
+
+interface AnswerText {
+  text: string;
+  /** The answer's text parts, then its tool calls' arguments (decoded), as the checks read them joined. */
+  parts: TextPart[] | null;
+  tools: ToolText[];
+  json: unknown;
+}
+
+/** A stream's text assembled from its deltas, then its tool calls' arguments (decoded): no pointers, its values are rewritten in the raw body. */
+function streamText(answer: UpstreamResponse, json: unknown): AnswerText {
+  const tools = (answer.assembledToolArguments ?? []).map((args) => decodeJsonEscapes(args).text);
+  const text = tools.length === 0 ? (answer.assembled ?? '') : [answer.assembled ?? '', ...tools].join(PART_SEPARATOR);
+  return { text, parts: null, tools: [], json };
+}
+
+/** The answer's text (and its tool calls' arguments) with the JSON pointers to rewrite; a stream has text only (assembled from deltas). */
+function answerText(answer: UpstreamResponse, mapping: CompiledMapping): AnswerText {
+  if (answer.isEventStream) return streamText(answer, undefined);
+  if (answer.text === undefined) return { text: '', parts: null, tools: [], json: undefined };
   let json: unknown;
   try {
     json = JSON.parse(answer.text);
   } catch {
     // Not JSON (plain text answer): the whole body is the text.
-    return { text: answer.text, parts: null, json: undefined };
+    return { text: answer.text, parts: null, tools: [], json: undefined };
   }
-  if (answer.assembled !== undefined) return { text: answer.assembled, parts: null, json };
+  if (answer.assembled !== undefined || answer.assembledToolArguments !== undefined) return streamText(answer, json);
   const extracted = mapping.extractResponse(json);
-  return { text: extracted.text, parts: extracted.parts, json };
+  // Tool calls carry data as well as the text does: their arguments are read after the text parts.
+  const tools = mapping.extractToolArguments(json).map(toolText);
+  if (tools.length === 0) return { text: extracted.text, parts: extracted.parts, tools, json };
+  const parts = [...extracted.parts, ...tools.map((tool) => ({ pointer: tool.pointer, text: tool.decoded.text }))];
+  return { text: joinParts(parts).text, parts, tools, json };
+}
+
+/** The masked value of each finding, in offsets of one part. */
+const maskSpans = (text: string, spans: readonly PiiSpan[]): MaskSpan[] =>
+  spans.map((s) => ({ start: s.start, end: s.end, replacement: applyPiiAction(text.slice(s.start, s.end), [{ type: s.type, start: 0, end: s.end - s.start }], 'partial') }));
+
+/** A tool call's arguments with the findings rewritten (JSON kept valid), or null when they cannot be. */
+function redactTool(tool: ToolText, spans: readonly PiiSpan[]): unknown {
+  if (!tool.json) return tool.encoding === 'json_text' ? applyPiiAction(tool.decoded.text, spans, 'partial') : null;
+  // The spans as applyPiiAction keeps them (sorted, no overlaps).
+  const kept: PiiSpan[] = [];
+  for (const span of [...spans].filter((e) => e.end > e.start).sort((a, b) => a.start - b.start || b.end - a.end)) {
+    if (kept.length === 0 || span.start >= kept[kept.length - 1]!.end) kept.push(span);
+  }
+  const rewritten = rewriteJsonText(tool.raw, tool.decoded, maskSpans(tool.decoded.text, kept));
+  if (rewritten === null) return null;
+  return tool.encoding === 'json_text' ? rewritten : (JSON.parse(rewritten) as unknown);
 }
 
 /**
  * The redacted body, or null when the PII cannot be rewritten in place: in a stream a value may be
  * split across frames, so each value is replaced where it appears whole in the raw body, and a value
- * that does not appear whole makes the answer unsafe to pass (the caller blocks it).
+ * that does not appear whole makes the answer unsafe to pass (the caller blocks it); in a tool call's
+ * arguments a value outside a JSON string cannot be rewritten either.
  */
-function redact(answer: UpstreamResponse, scanned: ReturnType<typeof answerText>, entities: readonly PiiSpan[]): Buffer | null {
+function redact(answer: UpstreamResponse, scanned: AnswerText, entities: readonly PiiSpan[]): Buffer | null {
   if (scanned.parts && scanned.json !== undefined) {
     const joined = joinParts(scanned.parts);
-    const replacements: TextPart[] = [];
+    const firstTool = scanned.parts.length - scanned.tools.length;
+    const replacements: Array<{ pointer: JsonPointer; text: unknown }> = [];
     for (const [i, part] of scanned.parts.entries()) {
       const start = joined.starts[i]!;
       const end = start + part.text.length;
       const spans = entities
         .filter((e) => e.start < end && e.end > start)
         .map((e) => ({ type: e.type, start: Math.max(e.start, start) - start, end: Math.min(e.end, end) - start }));
-      if (spans.length > 0) replacements.push({ pointer: part.pointer, text: applyPiiAction(part.text, spans, 'partial') });
+      if (spans.length === 0) continue;
+      if (i < firstTool) {
+        replacements.push({ pointer: part.pointer, text: applyPiiAction(part.text, spans, 'partial') });
+        continue;
+      }
+      const value = redactTool(scanned.tools[i - firstTool]!, spans);
+      if (value === null) return null;
+      replacements.push({ pointer: part.pointer, text: value });
     }
     return Buffer.from(JSON.stringify(replaceAllAt(scanned.json, replacements)), 'utf8');
   }

@@ -2,8 +2,8 @@
 // folder (core/src/vendors/<vendor>, gathered in STREAM_CODECS): where a frame carries answer text
 // (per answer slot), how that text is written back, how the stream ends and how a mid-stream refusal
 // is told in the vendor's own terms. Other formats keep the buffered path.
-import { STREAM_CODECS, type OutgoingEvent, type StreamCodec } from '@palisade/core';
-import { valuesAt } from '../upstream/stream-rules.js';
+import { STREAM_CODECS, type OutgoingEvent, type StreamCodec, type ToolArgumentsEncoding } from '@palisade/core';
+import { arraysAt, scalarKey, toolArgumentPlaces, valuesAt } from '../upstream/stream-rules.js';
 
 export { STREAM_CODECS, type OutgoingEvent, type RepeatPlace, type StreamCodec } from '@palisade/core';
 
@@ -18,17 +18,26 @@ export function codecForUrl(url: string): StreamCodec | undefined {
   return STREAM_CODECS.find((c) => c.pathSuffixes.some((suffix) => path.endsWith(suffix)));
 }
 
-/** One text-bearing place of a frame: its slot, its text, and the object holding it. */
+/** One text-bearing place of a frame: its slot, its text, and the object holding it at `key`. */
 export interface TextPlace {
   slot: string;
   text: string;
   parent: Record<string, unknown>;
+  key: string;
+  /** Tool-call arguments: JSON text fragments, or a whole JSON value (its text is the value serialised). Absent: answer text. */
+  encoding?: ToolArgumentsEncoding;
 }
 
-/** The text places of a frame (an empty list when it carries none). */
+/** The text places of a frame (an empty list when it carries none): its answer text, then its tool-call arguments. */
 export function textPlaces(codec: StreamCodec, frame: unknown): TextPlace[] {
+  const places = answerPlaces(codec, frame);
+  for (const channel of codec.toolArguments ?? []) places.push(...toolArgumentPlaces(channel, frame));
+  return places;
+}
+
+function answerPlaces(codec: StreamCodec, frame: unknown): TextPlace[] {
   if (codec.when && !valuesAt(frame, codec.when.path).some((v) => v === codec.when?.equals)) return [];
-  const items = codec.items ? valuesAt(frame, codec.items).flatMap((v) => (Array.isArray(v) ? v : [])) : [frame];
+  const items = codec.items ? arraysAt(frame, codec.items) : [frame];
   const places: TextPlace[] = [];
   items.forEach((item, position) => {
     const slotValue = valuesAt(item, codec.slot)[0];
@@ -38,7 +47,7 @@ export function textPlaces(codec: StreamCodec, frame: unknown): TextPlace[] {
       if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
       const text = (parent as Record<string, unknown>)[codec.textKey];
       if (typeof text !== 'string') continue;
-      places.push({ slot: typeof slot === 'number' || typeof slot === 'string' ? String(slot) : String(position), text, parent: parent as Record<string, unknown> });
+      places.push({ slot: scalarKey(slot, position), text, parent: parent as Record<string, unknown>, key: codec.textKey });
     }
   });
   return places;

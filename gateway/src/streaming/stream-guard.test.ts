@@ -71,33 +71,38 @@ function cut(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
   return out;
 }
 
-/** `pauses[i]`: the loop turns over after chunk i (chunks arriving while a window is checked are not). */
-async function run(chunks: readonly Uint8Array[], check: WindowCheck, holdback: number, pauses: readonly boolean[] = [], need?: TailNeed): Promise<{ body: string; text: string; refused: boolean; leaks: number }> {
-  let body = '';
-  let refused = false;
+/** A guard of `codecOf` writing into `got`, refusals counted there. */
+function guardInto(codecOf: typeof codec, check: WindowCheck | undefined, holdback: number, need?: TailNeed) {
+  const got = { body: '', refused: false };
   const guard = new StreamGuard({
-    codec,
+    codec: codecOf,
     check,
     holdback,
     context: WINDOW_CONTEXT_CHARS,
     tailNeed: need,
-    write: (s) => (body += s),
+    write: (s) => (got.body += s),
     end: () => {},
     onRefuse: () => {
-      refused = true;
+      got.refused = true;
       return { message: 'blocked', code: 'RESPONSE_BLOCKED', type: 'content_policy_violation', traceId: 't' };
     },
   });
+  return { guard, got };
+}
+
+/** `pauses[i]`: the loop turns over after chunk i (chunks arriving while a window is checked are not). */
+async function run(chunks: readonly Uint8Array[], check: WindowCheck, holdback: number, pauses: readonly boolean[] = [], need?: TailNeed): Promise<{ body: string; text: string; refused: boolean; leaks: number }> {
+  const { guard, got } = guardInto(codec, check, holdback, need);
   for (const [i, chunk] of chunks.entries()) {
     guard.push(chunk);
     if (pauses[i] ?? true) await guard.drained();
   }
   await guard.finish();
-  const text = parseSse(body)
+  const text = parseSse(got.body)
     .filter((e) => e.data.startsWith('{"id"'))
     .map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
     .join('');
-  return { body, text, refused, leaks: guard.leaks };
+  return { body: got.body, text, refused: got.refused, leaks: guard.leaks };
 }
 
 /** The buffered result: the window check over the whole answer, its values rewritten. */
@@ -289,29 +294,7 @@ t.test('Responses API: a repeat of text the deltas never carried refuses the str
     ]
       .map((f) => `event: ${f.type}\ndata: ${JSON.stringify(f)}\n\n`)
       .join('');
-  const runResponses = async (body: string) => {
-    let out = '';
-    let refused = false;
-    const guard = new StreamGuard({
-      codec: responses,
-      check: maskCheck,
-      holdback: maskHoldback,
-      context: WINDOW_CONTEXT_CHARS,
-      tailNeed: maskNeed,
-      write: (x) => (out += x),
-      end: () => {},
-      onRefuse: () => {
-        refused = true;
-        return { message: 'blocked', code: 'RESPONSE_BLOCKED', type: 'content_policy_violation', traceId: 't' };
-      },
-    });
-    for (const chunk of cut(new TextEncoder().encode(body), [40, 90, 200])) {
-      guard.push(chunk);
-      await guard.drained();
-    }
-    await guard.finish();
-    return { out, refused };
-  };
+  const runResponses = (body: string) => runCodec(responses, body, maskCheck, maskHoldback, [40, 90, 200], maskNeed);
   const hidden = await runResponses(frames(['hello ', 'there'], 'hello there, mail john.smith@example.org'));
   t.ok(hidden.refused, 'refused');
   t.notMatch(hidden.out, /john/);
@@ -375,4 +358,189 @@ t.test('regex rules: prose is released delta by delta, a match is refused before
     }
   }
   t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts refused with nothing of the match sent`);
+});
+
+// Tool-call arguments: JSON text fragments in a slot of their own per call, read with their escapes
+// decoded, a value rewritten inside its string (the arguments stay valid JSON).
+const codecNamed = (prefix: string) => STREAM_CODECS.find((c) => c.name.startsWith(prefix))!;
+const sse = (frames: readonly object[], event?: (f: object) => string) => frames.map((f) => `${event ? `event: ${event(f)}\n` : ''}data: ${JSON.stringify(f)}\n\n`).join('');
+
+/** Runs a guard of `codec` over a body cut at `byteCuts`; the events as the client got them. */
+async function runCodec(codecOf: typeof codec, body: string, check: WindowCheck, holdback: number, byteCuts: readonly number[] = [], need?: TailNeed) {
+  const { guard, got } = guardInto(codecOf, check, holdback, need);
+  for (const chunk of cut(new TextEncoder().encode(body), byteCuts)) {
+    guard.push(chunk);
+    await guard.drained();
+  }
+  await guard.finish();
+  return { out: got.body, events: parseSse(got.body), refused: got.refused, leaks: guard.leaks };
+}
+
+/** An OpenAI chat stream of one tool call whose arguments come in these fragments (after some text). */
+function chatToolStream(fragments: readonly string[], text = 'Sure, calling it.'): string {
+  const frame = (delta: object, finish: string | null = null) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] });
+  return (
+    sse([
+      frame({ role: 'assistant', content: '' }),
+      frame({ content: text }),
+      frame({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'send_mail', arguments: '' } }] }),
+      ...fragments.map((f) => frame({ tool_calls: [{ index: 0, function: { arguments: f } }] })),
+      frame({}, 'tool_calls'),
+    ]) + 'data: [DONE]\n\n'
+  );
+}
+const chatArguments = (events: ReturnType<typeof parseSse>) =>
+  events
+    .filter((e) => e.data.startsWith('{"id"'))
+    .map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { tool_calls?: Array<{ function: { arguments?: string } }> } }> }).choices[0]?.delta.tool_calls?.[0]?.function.arguments ?? '')
+    .join('');
+
+// Values inside JSON strings, one written with an escape (`\u0040`), non-ASCII and an escaped quote around them.
+const TOOL_ARGS =
+  '{"to": "john.smith@example.org", "cc": ["anna.petrova\\u0040example.com"], "card": "4111 1111 1111 1111", "note": "привет 🙂 \\"quoted\\" ИНН 7707083893", "n": 3}';
+const TOOL_VALUES = ['john.smith@example.org', 'anna.petrova', '4111 1111 1111 1111', '7707083893'];
+const piiOnlyNeed = piiOnly.need;
+const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+
+t.test('tool-call arguments (chat): split at every cut point of the fragments, no value reaches the client unmasked', async (t) => {
+  t.same(Object.keys(JSON.parse(TOOL_ARGS) as object), ['to', 'cc', 'card', 'note', 'n'], 'the arguments are JSON');
+  const whole = await runCodec(codec, chatToolStream([TOOL_ARGS]), piiOnly.check, piiOnly.holdback);
+  t.notOk(whole.refused);
+  const masked = JSON.parse(chatArguments(whole.events)) as { to: string; cc: string[]; card: string; note: string; n: number };
+  t.same(masked, { to: 'j***@example.org', cc: ['a***@example.com'], card: masked.card, note: masked.note, n: 3 }, 'masked inside the strings, the JSON kept');
+  t.notMatch(masked.card, /4111 1111 1111 1111/);
+  t.match(masked.note, /^привет 🙂 "quoted" ИНН /);
+  t.notMatch(masked.note, /7707083893/);
+  t.equal(chatArguments(whole.events).includes('\\u0040'), false, 'the escaped value was read decoded and masked');
+  let failures = 0;
+  for (let i = 1; i < TOOL_ARGS.length && failures < 3; i += 1) {
+    for (const byteCuts of [[], [97 + i * 3]]) {
+      const got = await runCodec(codec, chatToolStream([TOOL_ARGS.slice(0, i), TOOL_ARGS.slice(i)]), piiOnly.check, piiOnly.holdback, byteCuts, piiOnlyNeed);
+      const args = chatArguments(got.events);
+      const leaked = TOOL_VALUES.find((v) => got.out.includes(v) || args.includes(v));
+      if (got.refused || leaked || args !== chatArguments(whole.events)) {
+        failures += 1;
+        t.fail(`fragments cut at ${i}: refused ${got.refused}, leaked ${leaked}, arguments ${args}`);
+      }
+    }
+  }
+  t.equal(failures, 0, `all ${TOOL_ARGS.length - 1} cuts give the one-fragment result`);
+  // Fragments of random sizes, bytes cut at random.
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.integer({ min: 1, max: TOOL_ARGS.length - 1 }), { maxLength: 20 }), fc.array(fc.integer({ min: 1, max: 3000 }), { maxLength: 30 }), async (cuts, byteCuts) => {
+      const points = [...new Set(cuts)].sort((a, b) => a - b);
+      const fragments = [0, ...points].map((p, k) => TOOL_ARGS.slice(p, points[k] ?? TOOL_ARGS.length));
+      const got = await runCodec(codec, chatToolStream(fragments), piiOnly.check, piiOnly.holdback, byteCuts, piiOnlyNeed);
+      if (got.refused) throw new Error('refused');
+      if (chatArguments(got.events) !== chatArguments(whole.events)) throw new Error(`arguments ${chatArguments(got.events)}`);
+      if (TOOL_VALUES.some((v) => got.out.includes(v))) throw new Error('a value left');
+    }),
+    { numRuns: 150 },
+  );
+});
+
+t.test('tool-call arguments (chat), block mode: refused at every cut point with the vendor error event, nothing of the value sent', async (t) => {
+  const blockProfile = profileOf({ pii_mode: 'block', pii_types: ['EMAIL'] });
+  const check = createWindowCheck(detectors, { profile: blockProfile, snapshot, systemPrompt: '', traceId: 't' });
+  const holdback = holdbackChars(blockProfile, [], '');
+  const need = tailNeed(blockProfile, [], '');
+  const args = `{"subject": "${words(12)}", "to": "john.smith@example.org", "body": "${words(12)}"}`;
+  const valueAt = args.indexOf('john');
+  let failures = 0;
+  for (let i = 1; i < args.length && failures < 3; i += 1) {
+    const got = await runCodec(codec, chatToolStream([args.slice(0, i), args.slice(i)]), check, holdback, [], need);
+    const sent = chatArguments(got.events);
+    const tail = got.events.slice(-2).map((e) => e.data);
+    if (!got.refused || sent.length > valueAt || !args.startsWith(sent) || !tail[0]?.startsWith('{"error":') || tail[1] !== '[DONE]') {
+      failures += 1;
+      t.fail(`cut at ${i}: refused ${got.refused}, sent ${JSON.stringify(sent)}, ends ${JSON.stringify(tail)}`);
+    }
+  }
+  t.equal(failures, 0, `all ${args.length - 1} cuts refused before the value, ending with the error event and [DONE]`);
+});
+t.test('tool-call arguments (vendor_b input_json_delta): masked across fragments; block ends with error and message_stop', async (t) => {
+  const messages = codecNamed('messages');
+  const stream = (fragments: readonly string[]) =>
+    sse(
+      [
+        { type: 'message_start', message: { id: 'm', content: [] } },
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Calling the tool.' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'tu_1', name: 'send_mail', input: {} } },
+        ...fragments.map((partial_json) => ({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } })),
+        { type: 'content_block_stop', index: 1 },
+        { type: 'message_stop' },
+      ],
+      (f) => (f as { type: string }).type,
+    );
+  const input = (events: ReturnType<typeof parseSse>) =>
+    events
+      .filter((e) => e.event === 'content_block_delta')
+      .map((e) => (JSON.parse(e.data) as { delta: { partial_json?: string } }).delta.partial_json ?? '')
+      .join('');
+  let failures = 0;
+  for (let i = 1; i < TOOL_ARGS.length && failures < 3; i += 1) {
+    const got = await runCodec(messages, stream([TOOL_ARGS.slice(0, i), TOOL_ARGS.slice(i)]), piiOnly.check, piiOnly.holdback, [], piiOnlyNeed);
+    const parsed = got.refused ? undefined : (JSON.parse(input(got.events)) as { to: string });
+    if (parsed?.to !== 'j***@example.org' || TOOL_VALUES.some((v) => got.out.includes(v))) {
+      failures += 1;
+      t.fail(`cut at ${i}: ${input(got.events)}`);
+    }
+  }
+  t.equal(failures, 0, 'every cut: masked, valid JSON');
+  const blockProfile = profileOf({ pii_mode: 'block', pii_types: ['EMAIL'] });
+  const check = createWindowCheck(detectors, { profile: blockProfile, snapshot, systemPrompt: '', traceId: 't' });
+  const blocked = await runCodec(messages, stream(['{"to": "john.sm', 'ith@example.org"}']), check, holdbackChars(blockProfile, [], ''), [], tailNeed(blockProfile, [], ''));
+  t.ok(blocked.refused);
+  t.notMatch(blocked.out, /john/);
+  t.same(
+    blocked.events.slice(-2).map((e) => e.event),
+    ['error', 'message_stop'],
+    'the vendor error event and end marker',
+  );  const started = await runCodec(
+    messages,
+    sse([{ type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'tu_1', name: 'send_mail', input: { to: 'john.smith@example.org' } } }, { type: 'message_stop' }], (f) => (f as { type: string }).type),
+    piiOnly.check,
+    piiOnly.holdback,
+  );
+  t.notOk(started.refused);
+  t.match(JSON.parse(started.events[0]!.data), { content_block: { input: { to: 'j***@example.org' } } }, 'an input given whole at the block start is read and masked too');
+});
+
+t.test('tool-call arguments (Responses API): deltas masked, the done event, output item and response.completed repeat them; an unseen repeat refuses', async (t) => {
+  const responses = codecNamed('responses');
+  const item = (args: string) => ({ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'send_mail', arguments: args, status: 'completed' });
+  const stream = (fragments: readonly string[], repeated: string) =>
+    sse(
+      [
+        { type: 'response.output_item.added', output_index: 0, item: item('') },
+        ...fragments.map((delta) => ({ type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta })),
+        { type: 'response.function_call_arguments.done', item_id: 'fc_1', output_index: 0, arguments: repeated },
+        { type: 'response.output_item.done', output_index: 0, item: item(repeated) },
+        { type: 'response.completed', response: { output: [item(repeated)] } },
+      ],
+      (f) => (f as { type: string }).type,
+    );
+  const args = '{"to": "john.smith@example.org"}';
+  const fine = await runCodec(responses, stream(['{"to": "john.', 'smith@example.org"}'], args), piiOnly.check, piiOnly.holdback, [30, 200], piiOnlyNeed);
+  t.notOk(fine.refused);
+  t.notMatch(fine.out, /john/);
+  t.equal((fine.out.match(/j\*\*\*@example\.org/g) ?? []).length, 4, 'the deltas, the done event, the output item and response.completed');
+  const hidden = await runCodec(responses, stream(['{"to": ', '"x"}'], args), piiOnly.check, piiOnly.holdback);
+  t.ok(hidden.refused, 'a repeat of arguments the deltas never carried');
+  t.notMatch(hidden.out, /john/);
+});
+
+t.test('tool-call arguments (vendor_d functionCall.args, whole per chunk): masked in the object; a value outside a string refuses', async (t) => {
+  const gemini = codecNamed('gemini');
+  const chunk = (args: unknown) => ({ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { name: 'send_mail', args } }] } }] });
+  const got = await runCodec(gemini, sse([{ candidates: [{ index: 0, content: { parts: [{ text: 'Calling.' }] } }] }, chunk({ to: 'john.smith@example.org', n: 3 }), chunk({ to: 'anna@example.com' })]), piiOnly.check, piiOnly.holdback, [20, 60, 140]);
+  t.notOk(got.refused);
+  const args = got.events.map((e) => (JSON.parse(e.data) as { candidates: Array<{ content: { parts: Array<{ functionCall?: { args: unknown } }> } }> }).candidates[0]!.content.parts[0]!.functionCall?.args).filter((a) => a !== undefined);
+  t.same(args, [{ to: 'j***@example.org', n: 3 }, { to: 'a***@example.com' }], 'each object masked, kept an object');
+  const number = await runCodec(gemini, sse([chunk({ card: 4111111111111111 })]), piiOnly.check, piiOnly.holdback);
+  t.ok(number.refused, 'a card number written as a JSON number cannot be masked in place');
+  t.notMatch(number.out, /4111111111111111/);
+  t.match(JSON.parse(number.events.at(-1)!.data), { error: { status: 'RESPONSE_BLOCKED' } }, "the vendor's error frame");
 });

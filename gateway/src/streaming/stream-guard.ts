@@ -2,10 +2,13 @@
 // sequences and lines across chunks included), each event is queued with the answer text it carries,
 // the text goes through a hold-back window per answer slot, and events leave in order once all their
 // text is released: rewritten when a value in them was masked, untouched otherwise. A block ends the
-// stream with the vendor's error event and end marker; none of the violating text has left.
+// stream with the vendor's error event and end marker; none of the violating text has left. Tool-call
+// arguments go through slots of their own, read as JSON text (pipeline/json-text.ts): their escapes
+// decoded for the checks, a value rewritten only inside a string, its replacement escaped.
 import { SseParser, type SseEvent } from '../upstream/stream-parser.js';
 import { extractDelta } from '../upstream/stream-rules.js';
 import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type RepeatPlace, type StreamCodec, type TextPlace } from './codecs.js';
+import { decodeJsonEscapes, JsonStrings, toRawSpans } from '../pipeline/json-text.js';
 import { HoldbackText, type MaskSpan } from './holdback.js';
 import type { TailNeed } from './holdback-size.js';
 import type { WindowCheck, WindowVerdict } from './window-check.js';
@@ -51,6 +54,8 @@ interface Slot {
   /** What the client got of the slot so far (for frames repeating the whole text). */
   sent: string;
   checkedTo: number;
+  /** A slot of tool-call arguments: the string literals of its JSON text. */
+  json?: JsonStrings | undefined;
 }
 
 export class StreamGuard {
@@ -129,19 +134,20 @@ export class StreamGuard {
     }
     const queued: QueuedEvent = { message, frame, places: [], repeats };
     for (const place of places) {
-      const slot = this.slot(place.slot);
+      const slot = this.slot(place.slot, place.encoding !== undefined);
       const start = slot.text.length;
       slot.text.append(place.text);
+      slot.json?.push(place.text);
       slot.whole.push(place.text);
       queued.places.push({ ...place, start, end: start + place.text.length });
     }
     this.queue.push(queued);
   }
 
-  private slot(key: string): Slot {
+  private slot(key: string, json: boolean): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', checkedTo: -1 };
+      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', checkedTo: -1, json: json ? new JsonStrings() : undefined };
       this.slots.set(key, slot);
     }
     return slot;
@@ -169,11 +175,18 @@ export class StreamGuard {
       }
       const need = this.options.tailNeed ? this.options.tailNeed(window.text) : this.options.holdback;
       if (this.options.check) {
-        const verdict = await this.options.check(window.text);
+        const decoded = slot.json ? decodeJsonEscapes(window.text) : undefined;
+        const verdict = await this.options.check(decoded ? decoded.text : window.text);
         if (this.closed) return;
         if (verdict.effective === 'BLOCK') return this.refuse({ kind: 'verdict', verdict });
         if (verdict.result && verdict.result.events.length > 0) this.findings = true;
-        spans = verdict.spans.map((s) => ({ ...s, start: s.start + window.start, end: s.end + window.start }));
+        if (decoded && slot.json) {
+          const mapped = toRawSpans(verdict.spans, decoded, window.start, slot.json, slot.text.releasedTo);
+          if (!mapped) return this.refuse({ kind: 'unscannable', reason: 'a value in tool-call arguments is outside a JSON string and cannot be masked' });
+          spans = mapped;
+        } else {
+          spans = verdict.spans.map((s) => ({ ...s, start: s.start + window.start, end: s.end + window.start }));
+        }
       }
       if (!slot.text.apply(spans, final, need)) {
         this.leaks += 1;
@@ -190,23 +203,39 @@ export class StreamGuard {
       const head = this.queue[0]!;
       if (!head.places.every((p) => p.end <= this.slots.get(p.slot)!.text.releasedTo)) break;
       this.queue.shift();
-      out += encodeEvents([this.render(head)]);
+      const rendered = this.render(head);
+      if (!rendered) {
+        if (out) this.options.write(out);
+        return this.refuse({ kind: 'unscannable', reason: 'masked tool-call arguments are not valid JSON' });
+      }
+      out += encodeEvents([rendered]);
     }
     if (out) this.options.write(out);
     for (const [key, slot] of this.slots) {
       const pending = this.queue.find((q) => q.places.some((p) => p.slot === key));
-      slot.text.forget(pending?.places.find((p) => p.slot === key)?.start ?? slot.text.releasedTo);
+      const offset = pending?.places.find((p) => p.slot === key)?.start ?? slot.text.releasedTo;
+      slot.text.forget(offset);
+      slot.json?.forget(offset);
     }
   }
 
-  private render(queued: QueuedEvent): OutgoingEvent {
+  /** The event as the client gets it; null when masked arguments of a whole-value place no longer parse. */
+  private render(queued: QueuedEvent): OutgoingEvent | null {
     let changed = false;
     for (const place of queued.places) {
       const slot = this.slots.get(place.slot)!;
       const text = slot.text.render(place.start, place.end);
       if (this.options.codec.repeats) slot.sent += text;
       if (text !== place.text) {
-        place.parent[this.options.codec.textKey] = text;
+        if (place.encoding === 'object') {
+          try {
+            place.parent[place.key] = JSON.parse(text) as unknown;
+          } catch {
+            return null;
+          }
+        } else {
+          place.parent[place.key] = text;
+        }
         changed = true;
       }
     }
@@ -233,7 +262,7 @@ export class StreamGuard {
     this.closed = true;
     this.options.end();
     const texts = new Map<string, string>();
-    for (const [key, slot] of this.slots) texts.set(key, slot.whole.join(''));
+    for (const [key, slot] of this.slots) texts.set(key, slot.json ? decodeJsonEscapes(slot.whole.join('')).text : slot.whole.join(''));
     this.options.onComplete?.(texts, this.findings);
   }
 }

@@ -1,6 +1,7 @@
 // Streamed answers through the real gateway and the mock LLM: they reach the client while the
 // upstream still writes, PII is masked inside the deltas, a block ends the stream in the vendor's
-// terms with RESPONSE_BLOCKED recorded, a client going away stops the upstream, a stall times out.
+// terms with RESPONSE_BLOCKED recorded, a client going away stops the upstream, a stall times out;
+// tool-call arguments are masked or blocked alike, the value split across their fragments.
 import t from 'tap';
 import OpenAI from 'openai';
 import { request } from 'undici';
@@ -26,6 +27,17 @@ function claudeText(body: string): string {
     .map((e) => (JSON.parse(e.data) as { delta: { text: string } }).delta.text)
     .join('');
 }
+
+const ARGS = '{"to": "john.smith@example.org", "subject": "the report", "cc": ["anna\\u0040example.com"]}';
+const MASKED = { to: 'j***@example.org', subject: 'the report', cc: ['a***@example.com'] };
+const tool = { 'x-mock-tool-arguments': ARGS, 'x-mock-chunk-delay-ms': '2' };
+
+/** The arguments of the streamed chat tool call, joined from its fragments. */
+const chatArguments = (body: string) =>
+  parseSse(body)
+    .filter((e) => e.data.startsWith('{"id"'))
+    .map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { tool_calls?: Array<{ function?: { arguments?: string } }> } }> }).choices[0]?.delta.tool_calls?.[0]?.function?.arguments ?? '')
+    .join('');
 
 t.test('incremental response scanning of streams', async (t) => {
   let stack: Stack | undefined;
@@ -146,6 +158,9 @@ t.test('incremental response scanning of streams', async (t) => {
     const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'], streaming: 'buffer' } });
     const res = await send(chat(), { 'x-mock-reply': 'mail john.smith@example.org today' });
     t.equal(res.status, 451);
+    const tool = await send(chat(), { 'x-mock-tool-arguments': ARGS });
+    t.equal(tool.status, 451, "a value in a buffered stream's tool-call arguments blocks it too");
+    t.notMatch(tool.text, /john|anna/);
   });
 
   t.test('a client that goes away mid-stream stops the upstream call', async (t) => {
@@ -271,5 +286,126 @@ t.test('incremental response scanning of streams', async (t) => {
     }
     t.equal(sdkText, expected, 'the SDK reassembles the masked text');
     t.equal(completed, expected, 'and its final response carries it too');
+  });
+
+  const anthropic = { provider_type: 'vendor_b', target_path: '/v1/messages', mapping_preset: 'vendor_b_messages' };
+
+  // Tool calls: data in a call's arguments is masked (the arguments still JSON) or blocked like the text.
+  t.test('vendor_a chat, streamed: the value split across fragments reaches the client masked, the arguments still JSON', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const res = await send(chat(), tool);
+    t.equal(res.status, 200);
+    t.ok(s.mock.requests.at(-1)!.stream!.frames > 10, 'the mock sent the arguments in many fragments');
+    t.notMatch(res.text, /john|anna/, 'no piece of a value in any frame');
+    t.same(JSON.parse(chatArguments(res.text)), MASKED);
+    t.equal(parseSse(res.text).at(-1)!.data, '[DONE]');
+    const traceId = String(res.headers['x-service-trace-id']);
+    t.same(await eventsOf(traceId, 1), ['RESPONSE_REDACTED'], 'recorded like a finding in the text');
+    const entities = ((await events.list({ trace_id: traceId })).items[0] as unknown as { pii_entities: Array<{ type: string; masked: string }> }).pii_entities;
+    t.same(entities.map((e) => [e.type, e.masked]).sort(), [['EMAIL', 'a***@example.com'], ['EMAIL', 'j***@example.org']], 'both values, found in the decoded arguments');
+  });
+
+  t.test('vendor_a chat, streamed, block mode: the vendor error event and [DONE], nothing of the value sent', async (t) => {
+    const { send } = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } });
+    const res = await send(chat(), tool);
+    t.equal(res.status, 200, 'the stream had started');
+    const sse = parseSse(res.text);
+    t.match(JSON.parse(sse.at(-2)!.data), { error: { code: 'RESPONSE_BLOCKED' } });
+    t.equal(sse.at(-1)!.data, '[DONE]');
+    t.notMatch(res.text, /john|anna|example\.org/);
+    t.ok(ARGS.startsWith(chatArguments(res.text)), 'what left is the start of the arguments, before the value');
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_BLOCKED']);
+  });
+
+  t.test('vendor_a chat, buffered: masked inside the arguments string; block mode blocks', async (t) => {
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const res = await masked.send(chat({ stream: false }), tool);
+    t.equal(res.status, 200);
+    t.notMatch(res.text, /john|anna/);
+    const call = (res.json as { choices: Array<{ message: { tool_calls: Array<{ function: { name: string; arguments: string } }> } }> }).choices[0]!.message.tool_calls[0]!.function;
+    t.equal(call.name, 'mock_tool');
+    t.same(JSON.parse(call.arguments), MASKED);
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } });
+    const blocked = await blocking.send(chat({ stream: false }), tool);
+    t.equal(blocked.status, 451);
+    t.notMatch(blocked.text, /john|anna/);
+  });
+
+  t.test('the OpenAI SDK assembles the masked streamed tool call', async (t) => {
+    const { provider } = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': provider.match_value, ...tool } });
+    let args = '';
+    for await (const chunk of await client.chat.completions.create({ model: 'gpt-x', messages: [{ role: 'user', content: 'hi' }], stream: true })) {
+      args += chunk.choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '';
+    }
+    t.same(JSON.parse(args), MASKED);
+  });
+
+  t.test('Responses API function call: argument deltas masked, the done event, output item and response.completed repeat them; buffered too', async (t) => {
+    const responses = { provider_type: 'vendor_a', target_path: '/v1/responses', mapping_preset: 'vendor_a_responses' };
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, responses);
+    const res = await masked.send({ model: 'gpt-x', input: 'mail the report', stream: true }, tool);
+    t.equal(res.status, 200);
+    t.notMatch(res.text, /john|anna/, 'in no delta and no repeat');
+    const sse = parseSse(res.text).map((e) => JSON.parse(e.data) as Record<string, any>);
+    t.same(JSON.parse(sse.filter((e) => e.type === 'response.function_call_arguments.delta').map((e) => e.delta).join('')), MASKED);
+    t.same(JSON.parse(sse.find((e) => e.type === 'response.function_call_arguments.done')!.arguments), MASKED);
+    t.same(JSON.parse(sse.at(-1)!.response.output[0].arguments), MASKED, 'response.completed');
+
+    const client = new OpenAI({ apiKey: 'sk-test', baseURL: s.gatewayUrl, maxRetries: 0, defaultHeaders: { 'x-original-uri': masked.provider.match_value, ...tool } });
+    let completed: unknown;
+    for await (const event of await client.responses.create({ model: 'gpt-x', input: 'mail the report', stream: true })) {
+      if (event.type === 'response.completed') completed = (event.response.output[0] as { arguments: string }).arguments;
+    }
+    t.same(JSON.parse(completed as string), MASKED, 'the SDK reads the masked call');
+
+    const whole = await masked.send({ model: 'gpt-x', input: 'mail the report' }, tool);
+    t.notMatch(whole.text, /john|anna/);
+    t.same(JSON.parse((whole.json as { output: Array<{ arguments: string }> }).output[0]!.arguments), MASKED);
+  });
+
+  t.test('Gemini functionCall args: masked in the streamed chunk, in the JSON array of chunks and in generateContent', async (t) => {
+    const body = { contents: [{ role: 'user', parts: [{ text: 'mail the report' }] }] };
+    const argsOf = (chunk: unknown) =>
+      (chunk as { candidates: Array<{ content: { parts: Array<{ functionCall?: { args: unknown } }> } }> }).candidates[0]!.content.parts.find((p) => p.functionCall)?.functionCall?.args;
+    const mask = { response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } };
+    const sse = await route(mask, { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:streamGenerateContent?alt=sse', mapping_preset: 'vendor_d_gemini' });
+    const streamed = await sse.send(body, tool);
+    t.equal(streamed.status, 200);
+    t.notMatch(streamed.text, /john|anna/);
+    t.same(parseSse(streamed.text).map((e) => argsOf(JSON.parse(e.data))).filter(Boolean), [MASKED]);
+    // Without alt=sse the stream is one JSON array, read whole: each value found is rewritten where it stands whole.
+    const array = await route(mask, { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:streamGenerateContent', mapping_preset: 'vendor_d_gemini' });
+    const chunks = await array.send(body, tool);
+    t.equal(chunks.status, 200);
+    t.same((chunks.json as unknown[]).map(argsOf).filter(Boolean), [MASKED]);
+    const whole = await route(mask, { provider_type: 'vendor_d', target_path: '/v1beta/models/gemini-pro:generateContent', mapping_preset: 'vendor_d_gemini' });
+    const buffered = await whole.send(body, tool);
+    t.equal(buffered.status, 200);
+    t.same(argsOf(buffered.json), MASKED);
+  });
+
+  t.test('vendor_b messages: input_json_delta fragments masked (and the buffered input); block ends with error and message_stop', async (t) => {
+    const input = (body: string) =>
+      parseSse(body)
+        .filter((e) => e.event === 'content_block_delta')
+        .map((e) => (JSON.parse(e.data) as { delta: { partial_json?: string } }).delta.partial_json ?? '')
+        .join('');
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, anthropic);
+    const res = await masked.send(claude(), { ...tool, 'x-mock-reply': 'Sending it now.' });
+    t.equal(res.status, 200);
+    t.notMatch(res.text, /john|anna/);
+    t.same(JSON.parse(input(res.text)), MASKED);
+    t.equal(parseSse(res.text).at(-1)!.event, 'message_stop');
+    const whole = await masked.send({ ...claude(), stream: false }, tool);
+    t.notMatch(whole.text, /john|anna/);
+    t.same((whole.json as { content: Array<{ type: string; input?: unknown }> }).content.find((c) => c.type === 'tool_use')?.input, MASKED, 'buffered: masked inside the input object');
+
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } }, anthropic);
+    const blocked = await blocking.send(claude(), { ...tool, 'x-mock-reply': 'Sending it now.' });
+    const sse = parseSse(blocked.text);
+    t.same(sse.slice(-2).map((e) => e.event), ['error', 'message_stop']);
+    t.match(JSON.parse(sse.at(-2)!.data), { type: 'error', error: { code: 'RESPONSE_BLOCKED' } });
+    t.notMatch(blocked.text, /john|anna|example\.org/);
   });
 });

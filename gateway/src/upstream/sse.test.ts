@@ -5,6 +5,7 @@ import {
   assembleJsonChunks,
   assembleStream,
   createStreamAssembler,
+  jsonChunksToolArguments,
   DELTA_RULES,
   extractDelta,
   parseSse,
@@ -104,6 +105,25 @@ t.test('JSON array of gemini chunks', async (t) => {
   t.equal(assembleJsonChunks([{ candidates: [{ content: { parts: [{ text: 'a' }] } }] }, { candidates: [{ content: { parts: [{ text: 'b' }] } }] }]), 'ab');
   t.equal(assembleJsonChunks([{ unrelated: true }]), undefined);
   t.equal(assembleJsonChunks({ candidates: [] }), undefined);
+});
+
+t.test("assembling tool-call arguments: every vendor's fragments joined per call, apart from the text", async (t) => {
+  const chunk = (delta: object) => `data: ${JSON.stringify({ choices: [{ index: 0, delta }] })}\n\n`;
+  const call = (index: number, args: string) => chunk({ tool_calls: [{ index, function: { arguments: args } }] });
+  const chat = createStreamAssembler('sse');
+  chat.push(new TextEncoder().encode(`${chunk({ content: 'ok' })}${call(0, '{"a": "x')}${call(1, '{"b": 1}')}${call(0, 'y"}')}data: [DONE]\n\n`));
+  t.equal(chat.text, 'ok');
+  t.same(chat.toolArguments, ['{"a": "xy"}', '{"b": 1}']);
+  t.equal(chat.pieces, 1, 'argument fragments are not answer text');
+  const anthropic = createStreamAssembler('sse');
+  const delta = (partial_json: string) => `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } })}\n\n`;
+  anthropic.push(new TextEncoder().encode(`${delta('{"to": "an')}${delta('na"}')}`));
+  t.same(anthropic.toolArguments, ['{"to": "anna"}']);
+  const responses = createStreamAssembler('sse');
+  responses.push(new TextEncoder().encode(`data: ${JSON.stringify({ type: 'response.function_call_arguments.delta', item_id: 'fc1', delta: '{}' })}\n\n`));
+  t.same(responses.toolArguments, ['{}']);
+  t.same(jsonChunksToolArguments([{ candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { to: 'x' } } }] } }] }]), ['{"to":"x"}']);
+  t.same(jsonChunksToolArguments({ candidates: [] }), []);
 });
 
 t.test('headers: hop-by-hop, Connection-listed and proxy-* names are stripped', async (t) => {

@@ -2,4 +2,4 @@
 // own file; this module gathers them for the upstream client's callers.
 export { NdjsonLineReader, parseSse, SseParser, streamFormatOf, type SseEvent, type StreamFormat } from './stream-parser.js';
 export { DELTA_RULES, END_MARKERS, extractDelta, isEndMarker, valuesAt, type DeltaRule, type EndMarker, type JsonPath, type PathStep } from './stream-rules.js';
-export { assembleJsonChunks, assembleStream, createStreamAssembler, type StreamAssembler } from './stream-assembler.js';
+export { assembleJsonChunks, assembleStream, createStreamAssembler, jsonChunksToolArguments, type StreamAssembler } from './stream-assembler.js';

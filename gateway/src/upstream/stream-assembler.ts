@@ -1,7 +1,7 @@
 // Reassembling a streamed answer's text while it is read (and from a whole streamed body), with the
 // vendor stream rules.
 import { NdjsonLineReader, SseParser, type SseEvent, type StreamFormat } from './stream-parser.js';
-import { DELTA_RULES, extractDelta, isEndMarker, type DeltaRule } from './stream-rules.js';
+import { DELTA_RULES, extractDelta, extractToolArguments, isEndMarker, type DeltaRule } from './stream-rules.js';
 
 /** Reassembles answer text while a stream is read, and says when its end marker went by. */
 export interface StreamAssembler {
@@ -16,17 +16,21 @@ export interface StreamAssembler {
   readonly pieces: number;
   /** The answer text so far; several answers (choices) are joined by a blank line, in slot order. */
   readonly text: string;
+  /** The tool-call arguments so far, one text per call (its fragments joined). */
+  readonly toolArguments: string[];
 }
 
 export function createStreamAssembler(format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): StreamAssembler {
   const decoder = new TextDecoder('utf-8');
   const parser = format === 'sse' ? new SseParser() : undefined;
   const slots = new Map<string, string>();
+  const tools = new Map<string, string>();
   const lines = parser ? undefined : new NdjsonLineReader();
   let done = false;
   let pieces = 0;
 
   const addFrame = (frame: unknown): void => {
+    addToolArguments(tools, frame);
     const found = extractDelta(frame, format, rules);
     if (!found) return;
     let added = false;
@@ -91,7 +95,21 @@ export function createStreamAssembler(format: StreamFormat, rules: readonly Delt
     get text() {
       return joinSlots(slots);
     },
+    get toolArguments() {
+      return [...tools.values()];
+    },
   };
+}
+
+function addToolArguments(tools: Map<string, string>, frame: unknown): void {
+  for (const [slot, text] of extractToolArguments(frame)) tools.set(slot, (tools.get(slot) ?? '') + text);
+}
+
+/** The tool-call arguments of a stream delivered as one JSON array of chunks, one text per call. */
+export function jsonChunksToolArguments(value: unknown): string[] {
+  const tools = new Map<string, string>();
+  if (Array.isArray(value)) for (const frame of value) addToolArguments(tools, frame);
+  return [...tools.values()];
 }
 
 function joinSlots(slots: Map<string, string>): string {

@@ -1,6 +1,6 @@
 // Reading answer text and end markers out of stream frames with the vendor stream rules (the data
 // lives in each vendor's folder, core/src/vendors/<vendor>: DELTA_RULES and END_MARKERS gather them).
-import { DELTA_RULES, END_MARKERS, type DeltaRule, type JsonPath, type StreamFormat } from '@palisade/core';
+import { DELTA_RULES, END_MARKERS, STREAM_CODECS, toolSlotKey, type DeltaRule, type JsonPath, type StreamFormat, type ToolArgumentsChannel, type ToolArgumentsEncoding } from '@palisade/core';
 
 export { DELTA_RULES, END_MARKERS, type DeltaRule, type EndMarker, type JsonPath, type PathStep } from '@palisade/core';
 
@@ -23,6 +23,52 @@ export function valuesAt(value: unknown, path: JsonPath): unknown[] {
     if (current.length === 0) break;
   }
   return current;
+}
+
+/** A slot key: the value found (a number or a string), else the position. */
+export const scalarKey = (value: unknown, position: number): string => (typeof value === 'number' || typeof value === 'string' ? String(value) : String(position));
+/** The elements of the arrays a path reaches. */
+export const arraysAt = (value: unknown, path: readonly (string | number)[]): unknown[] => valuesAt(value, path).flatMap((v) => (Array.isArray(v) ? v : []));
+
+/** One tool call's arguments in a frame: its slot, its text (a whole value serialised), the object holding it at `key`. */
+export interface ToolArgumentsPlace {
+  slot: string;
+  text: string;
+  parent: Record<string, unknown>;
+  key: string;
+  encoding: ToolArgumentsEncoding;
+}
+
+/** The tool-call arguments of a frame in one channel, each call in its own slot. */
+export function toolArgumentPlaces(channel: ToolArgumentsChannel, frame: unknown): ToolArgumentsPlace[] {
+  if (channel.when && !valuesAt(frame, channel.when.path).some((v) => v === channel.when?.equals)) return [];
+  const places: ToolArgumentsPlace[] = [];
+  const items = channel.items ? arraysAt(frame, channel.items) : [frame];
+  items.forEach((item, position) => {
+    const slot = scalarKey(valuesAt(item, channel.slot)[0], position);
+    const calls = channel.calls ? arraysAt(item, channel.calls) : [item];
+    calls.forEach((call, callPosition) => {
+      const key = channel.calls ? toolSlotKey(slot, scalarKey(channel.callSlot ? valuesAt(call, channel.callSlot)[0] : undefined, callPosition)) : toolSlotKey(slot);
+      for (const parent of valuesAt(call, channel.parent)) {
+        if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
+        const value = (parent as Record<string, unknown>)[channel.key];
+        if (value === undefined || value === null) continue;
+        // Arguments that are not the text the channel expects are still read: as a JSON value.
+        const encoding = channel.encoding === 'json_text' && typeof value === 'string' ? 'json_text' : 'object';
+        const text = encoding === 'json_text' ? (value as string) : JSON.stringify(value);
+        places.push({ slot: key, text, parent: parent as Record<string, unknown>, key: channel.key, encoding });
+      }
+    });
+  });
+  return places;
+}
+
+/** Every vendor's tool-argument channels: the buffered reader finds tool calls by their shape, as it finds deltas. */
+const TOOL_ARGUMENT_CHANNELS: readonly ToolArgumentsChannel[] = STREAM_CODECS.flatMap((codec) => codec.toolArguments ?? []);
+
+/** The tool-call arguments of one frame, keyed by call slot. */
+export function extractToolArguments(frame: unknown): Array<[string, string]> {
+  return TOOL_ARGUMENT_CHANNELS.flatMap((channel) => toolArgumentPlaces(channel, frame).map((place): [string, string] => [place.slot, place.text]));
 }
 
 function textsAt(value: unknown, path: JsonPath): string[] | undefined {

@@ -89,6 +89,8 @@ export interface UpstreamResponse {
   text?: string;
   /** The answer text reassembled from the stream deltas (also for a JSON array of gemini chunks), for the response scanner. */
   assembled?: string;
+  /** The tool-call arguments reassembled from a stream (one text per call), when it carried any. */
+  assembledToolArguments?: string[];
   /** From the start of send() to the last body byte, token fetch included. */
   durationMs: number;
   /** 2 when an OAuth token was refetched after a 401 and the request sent again. */

@@ -2,7 +2,7 @@
 // compatible vendors: vendor_h (vLLM), vendor_c (Azure-style) and vendor_i (GigaChat-style).
 import { vendorA, vendorH } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, SSE_DONE, sseEvent } from '../sse.js';
-import { asObject, chunkText, estimateTokens, firstString, lastUserText, unixSeconds } from '../text.js';
+import { asObject, chunkArguments, chunkText, estimateTokens, firstString, lastUserText, unixSeconds } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec, VendorId, VendorRoute } from '../types.js';
 import { fromApi } from './api.js';
 
@@ -16,13 +16,20 @@ export function chatPrompt(ctx: RouteContext): string {
   return lastUserText(ctx.body.messages);
 }
 
+/** The tool call of an answer asked for with x-mock-tool-arguments. */
+const toolCall = (ctx: RouteContext, args: string) => ({ id: `call_${ctx.id}`, type: 'function', function: { name: 'mock_tool', arguments: args } });
+
 export function chatCompletion(text: string, ctx: RouteContext): unknown {
+  const message =
+    ctx.toolArguments === undefined
+      ? { role: 'assistant', content: text, refusal: null }
+      : { role: 'assistant', content: null, refusal: null, tool_calls: [toolCall(ctx, ctx.toolArguments)] };
   return {
     id: `chatcmpl-${ctx.id}`,
     object: 'chat.completion',
     created: unixSeconds(ctx.now),
     model: ctx.model,
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    choices: [{ index: 0, message, logprobs: null, finish_reason: ctx.toolArguments === undefined ? 'stop' : 'tool_calls' }],
     usage: usage(chatPrompt(ctx), text),
     system_fingerprint: null,
   };
@@ -38,8 +45,15 @@ export const chatStream: StreamSpec = {
     const chunk = (delta: object, finish: string | null): string =>
       sseEvent({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
     const frames = [chunk({ role: 'assistant', content: '' }, null)];
-    for (const piece of chunkText(text)) frames.push(chunk({ content: piece }, null));
-    frames.push(chunk({}, 'stop'));
+    if (ctx.toolArguments === undefined) {
+      for (const piece of chunkText(text)) frames.push(chunk({ content: piece }, null));
+      frames.push(chunk({}, 'stop'));
+    } else {
+      // A tool call: its id and name first, then its arguments in fragments, as the API streams them.
+      frames.push(chunk({ tool_calls: [{ index: 0, ...toolCall(ctx, '') }] }, null));
+      for (const piece of chunkArguments(ctx.toolArguments)) frames.push(chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }, null));
+      frames.push(chunk({}, 'tool_calls'));
+    }
     if (wantsUsage(ctx)) frames.push(sseEvent({ ...base, choices: [], usage: usage(chatPrompt(ctx), text) }));
     frames.push(SSE_DONE);
     return { contentType: SSE_CONTENT_TYPE, frames };
@@ -119,6 +133,23 @@ const responsesStream: StreamSpec = {
     const at = { item_id: itemId, output_index: 0, content_index: 0 };
     let sequence = 0;
     const event = (type: string, body: object) => sseEvent({ type, sequence_number: sequence++, ...body }, type);
+    if (ctx.toolArguments !== undefined) {
+      // A function call: its arguments as function_call_arguments deltas, then the events repeating them.
+      const args = ctx.toolArguments;
+      const call = (a: string, status: string) => ({ ...functionCall(ctx, a), status });
+      const callAt = { item_id: call('', '').id, output_index: 0 };
+      return {
+        contentType: SSE_CONTENT_TYPE,
+        frames: [
+          event('response.created', { response: { ...whole, status: 'in_progress', output: [] } }),
+          event('response.output_item.added', { output_index: 0, item: call('', 'in_progress') }),
+          ...chunkArguments(args).map((delta) => event('response.function_call_arguments.delta', { ...callAt, delta })),
+          event('response.function_call_arguments.done', { ...callAt, arguments: args }),
+          event('response.output_item.done', { output_index: 0, item: call(args, 'completed') }),
+          event('response.completed', { response: whole }),
+        ],
+      };
+    }
     const frames = [
       event('response.created', { response: { ...whole, status: 'in_progress', output: [] } }),
       event('response.output_item.added', { output_index: 0, item: item([], 'in_progress') }),
@@ -133,6 +164,9 @@ const responsesStream: StreamSpec = {
   },
 };
 
+/** The Responses API's function_call output item of an answer asked for with x-mock-tool-arguments. */
+const functionCall = (ctx: RouteContext, args: string) => ({ type: 'function_call', id: `fc_${ctx.id}`, call_id: `call_${ctx.id}`, name: 'mock_tool', arguments: args });
+
 function responsesObject(text: string, ctx: RouteContext): Record<string, unknown> {
   return {
     id: `resp_${ctx.id}`,
@@ -140,7 +174,10 @@ function responsesObject(text: string, ctx: RouteContext): Record<string, unknow
     created_at: unixSeconds(ctx.now),
     model: ctx.model,
     status: 'completed',
-    output: [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }],
+    output:
+      ctx.toolArguments === undefined
+        ? [{ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }]
+        : [{ ...functionCall(ctx, ctx.toolArguments), status: 'completed' }],
     usage: { input_tokens: estimateTokens(responsesPrompt(ctx)), output_tokens: estimateTokens(text), total_tokens: estimateTokens(responsesPrompt(ctx)) + estimateTokens(text) },
   };
 }

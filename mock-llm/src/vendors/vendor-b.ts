@@ -2,7 +2,7 @@
 // and the legacy Text Completions API (`\n\nHuman: … \n\nAssistant:` prompts).
 import { vendorB } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
-import { asString, chunkText, estimateTokens, lastUserText } from '../text.js';
+import { argumentsObject, asString, chunkArguments, chunkText, estimateTokens, lastUserText } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
 import { fromApi } from './api.js';
 
@@ -10,14 +10,19 @@ export const anthropicError = vendorB.errorBody;
 
 const messagesPrompt = (ctx: RouteContext): string => lastUserText(ctx.body.messages);
 
+/** The tool_use block of an answer asked for with x-mock-tool-arguments (its input parsed; `{}` when not JSON). */
+function toolUse(ctx: RouteContext, input: unknown): Record<string, unknown> {
+  return { type: 'tool_use', id: `toolu_${ctx.id}`, name: 'mock_tool', input };
+}
+
 function message(text: string, ctx: RouteContext): Record<string, unknown> {
   return {
     id: `msg_${ctx.id}`,
     type: 'message',
     role: 'assistant',
     model: ctx.model,
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
+    content: ctx.toolArguments === undefined ? [{ type: 'text', text }] : [{ type: 'text', text }, toolUse(ctx, argumentsObject(ctx.toolArguments))],
+    stop_reason: ctx.toolArguments === undefined ? 'end_turn' : 'tool_use',
     stop_sequence: null,
     usage: { input_tokens: estimateTokens(messagesPrompt(ctx)), output_tokens: estimateTokens(text) },
   };
@@ -36,8 +41,18 @@ const messagesStream: StreamSpec = {
         sseEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }, 'content_block_delta'),
       ),
       sseEvent({ type: 'content_block_stop', index: 0 }, 'content_block_stop'),
+      // A tool_use block: its input streamed as input_json_delta fragments.
+      ...(ctx.toolArguments === undefined
+        ? []
+        : [
+            sseEvent({ type: 'content_block_start', index: 1, content_block: toolUse(ctx, {}) }, 'content_block_start'),
+            ...chunkArguments(ctx.toolArguments).map((partial_json) =>
+              sseEvent({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } }, 'content_block_delta'),
+            ),
+            sseEvent({ type: 'content_block_stop', index: 1 }, 'content_block_stop'),
+          ]),
       sseEvent(
-        { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: estimateTokens(text) } },
+        { type: 'message_delta', delta: { stop_reason: full.stop_reason, stop_sequence: null }, usage: { output_tokens: estimateTokens(text) } },
         'message_delta',
       ),
       sseEvent({ type: 'message_stop' }, 'message_stop'),

@@ -2,7 +2,7 @@
 // else a JSON array) and the legacy PaLM generateText. Paths are `/models/<model>:<action>`.
 import { vendorD } from '@palisade/core/vendors';
 import { SSE_CONTENT_TYPE, sseEvent } from '../sse.js';
-import { asArray, asObject, asString, chunkText, contentText, estimateTokens } from '../text.js';
+import { argumentsObject, asArray, asObject, asString, chunkText, contentText, estimateTokens } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec } from '../types.js';
 import { fromApi } from './api.js';
 
@@ -23,7 +23,9 @@ function usageMetadata(ctx: RouteContext, text: string): Record<string, number> 
 }
 
 function response(ctx: RouteContext, text: string, finish: boolean, usageText: string): Record<string, unknown> {
-  const candidate: Record<string, unknown> = { content: { parts: [{ text }], role: 'model' }, index: 0 };
+  // A function call asked for with x-mock-tool-arguments comes whole in the last chunk.
+  const call = finish && ctx.toolArguments !== undefined ? [{ functionCall: { name: 'mock_tool', args: argumentsObject(ctx.toolArguments) } }] : [];
+  const candidate: Record<string, unknown> = { content: { parts: [{ text }, ...call], role: 'model' }, index: 0 };
   if (finish) candidate.finishReason = 'STOP';
   return { candidates: [candidate], usageMetadata: usageMetadata(ctx, usageText), modelVersion: ctx.model, responseId: ctx.id };
 }

@@ -3,11 +3,17 @@
 import type { FieldMapping } from '../../mapping/presets.js';
 import { CHAT_REQUEST } from '../chat-paths.js';
 import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
-import type { ErrorBody, Vendor } from '../types.js';
+import type { ErrorBody, ToolArgumentsPath, Vendor } from '../types.js';
 import { responsesRepeats } from './responses-stream.js';
 
 /** The vendor_a chat format, shared by its compatible APIs (vendor_c, vendor_i, vendor_h). */
 export const VENDOR_A_CHAT: FieldMapping = { ...CHAT_REQUEST, response_path: '$.choices[0].message.content' };
+
+/** Where the vendor_a chat format's answers carry tool-call arguments (a JSON text): tool_calls and the legacy function_call. */
+export const VENDOR_A_CHAT_TOOL_ARGUMENTS: readonly ToolArgumentsPath[] = [
+  { path: '$.choices[*].message.tool_calls[*].function.arguments', encoding: 'json_text' },
+  { path: '$.choices[*].message.function_call.arguments', encoding: 'json_text' },
+];
 
 export const openAiError: ErrorBody = (status, message) => {
   const type =
@@ -33,6 +39,10 @@ export const vendorA = {
     },
   },
   recommendedPresets: { vendor_a: 'vendor_a_chat_completions' },
+  toolArguments: {
+    vendor_a_chat_completions: VENDOR_A_CHAT_TOOL_ARGUMENTS,
+    vendor_a_responses: [{ path: "$.output[?(@.type=='function_call')].arguments", encoding: 'json_text' }],
+  },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_a_chat_completions: { request: chatExchangeRequest('model-a-mini'), response: CHAT_EXCHANGE_RESPONSE },
@@ -95,6 +105,11 @@ export const vendorA = {
         textParent: ['delta'],
         textKey: 'content',
         end: { data: '[DONE]' },
+        // Tool calls stream their arguments as JSON text fragments, per choice and call index.
+        toolArguments: [
+          { items: ['choices'], slot: ['index'], calls: ['delta', 'tool_calls'], callSlot: ['index'], parent: ['function'], key: 'arguments', encoding: 'json_text' },
+          { items: ['choices'], slot: ['index'], parent: ['delta', 'function_call'], key: 'arguments', encoding: 'json_text' },
+        ],
         // The OpenAI SDKs raise an APIError for a stream frame carrying `error`.
         refusal: (e) => [
           { data: JSON.stringify({ error: { message: e.message, type: e.type, code: e.code, trace_id: e.traceId } }) },
@@ -113,6 +128,7 @@ export const vendorA = {
         // The OpenAI SDKs raise an APIError for an `error` event of a Responses stream.
         refusal: (e) => [{ event: 'error', data: JSON.stringify({ type: 'error', code: e.code, message: e.message, param: null, trace_id: e.traceId }) }],
         repeats: responsesRepeats,
+        toolArguments: [{ when: { path: ['type'], equals: 'response.function_call_arguments.delta' }, slot: ['item_id'], parent: [], key: 'delta', encoding: 'json_text' }],
       },
     ],
   },

@@ -1,13 +1,15 @@
 // The Responses API's stream repeats the text its deltas carried (the `*.done` events, the output
 // items, `response.completed`): the places of those repeats, so a rewritten delta is repeated alike.
+import { toolSlotKey } from '../tool-slots.js';
 import type { RepeatPlace } from '../types.js';
 
 const objectOf = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** The output_text parts of a Responses API output item, as repeats of their slots. */
+/** The output_text parts of a Responses API output item (a function call's arguments), as repeats of their slots. */
 function itemRepeats(item: unknown): RepeatPlace[] {
   const o = objectOf(item);
+  if (o?.type === 'function_call' && typeof o.arguments === 'string') return [{ slot: toolSlotKey(String(o.id)), parent: o, key: 'arguments' }];
   if (!o || !Array.isArray(o.content)) return [];
   const out: RepeatPlace[] = [];
   o.content.forEach((part, index) => {
@@ -20,6 +22,8 @@ function itemRepeats(item: unknown): RepeatPlace[] {
 export function responsesRepeats(frame: Record<string, unknown>): RepeatPlace[] {
   const at = `${String(frame.item_id)}:${String(frame.content_index)}`;
   switch (frame.type) {
+    case 'response.function_call_arguments.done':
+      return typeof frame.arguments === 'string' ? [{ slot: toolSlotKey(String(frame.item_id)), parent: frame, key: 'arguments' }] : [];
     case 'response.output_text.done':
       return typeof frame.text === 'string' ? [{ slot: at, parent: frame, key: 'text' }] : [];
     case 'response.content_part.added':

@@ -33,6 +33,7 @@ export const vendorB = {
     vendor_b_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.completion' },
   },
   recommendedPresets: { vendor_b: 'vendor_b_messages' },
+  toolArguments: { vendor_b_messages: [{ path: "$.content[?(@.type=='tool_use')].input", encoding: 'object' }] },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_b_messages: {
@@ -80,6 +81,12 @@ export const vendorB = {
         textParent: ['delta'],
         textKey: 'text',
         end: { event: 'message_stop' },
+        // A tool_use block streams its input as JSON text fragments (input_json_delta), per block index;
+        // its start carries an input object (empty from the API), read too so nothing in it goes unread.
+        toolArguments: [
+          { when: { path: ['type'], equals: 'content_block_start' }, slot: ['index'], parent: ['content_block'], key: 'input', encoding: 'object' },
+          { when: { path: ['delta', 'type'], equals: 'input_json_delta' }, slot: ['index'], parent: ['delta'], key: 'partial_json', encoding: 'json_text' },
+        ],
         refusal: (e) => [
           { event: 'error', data: JSON.stringify({ type: 'error', error: { type: e.type, message: e.message, code: e.code, trace_id: e.traceId } }) },
           { event: 'message_stop', data: JSON.stringify({ type: 'message_stop' }) },

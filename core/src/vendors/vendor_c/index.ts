@@ -2,7 +2,7 @@
 // `api-version` query parameter. Its streams are vendor_a's.
 import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
-import { VENDOR_A_CHAT } from '../vendor_a/index.js';
+import { VENDOR_A_CHAT, VENDOR_A_CHAT_TOOL_ARGUMENTS } from '../vendor_a/index.js';
 
 export const azureError: ErrorBody = (status, message) => {
   const code = status === 401 ? '401' : status === 400 && message.includes('api-version') ? 'MissingApiVersionParameter' : String(status);
@@ -16,6 +16,7 @@ export const vendorC = {
   id: 'vendor_c',
   providerTypes: ['vendor_c'],
   presets: { vendor_c_chat: VENDOR_A_CHAT },
+  toolArguments: { vendor_c_chat: VENDOR_A_CHAT_TOOL_ARGUMENTS },
   recommendedPresets: { vendor_c: 'vendor_c_chat' },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {

@@ -35,6 +35,7 @@ export const vendorD = {
     },
   },
   recommendedPresets: { vendor_d: 'vendor_d_gemini' },
+  toolArguments: { vendor_d_gemini: [{ path: '$.candidates[*].content.parts[*].functionCall.args', encoding: 'object' }] },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_d_palm: { request: { model: 'model-d-text', prompt: { text: EXCHANGE.prompt } }, response: { candidates: [{ output: EXCHANGE.answer }] } },
@@ -81,6 +82,8 @@ export const vendorD = {
         textParent: ['content', 'parts', '*'],
         textKey: 'text',
         end: {},
+        // A function call arrives whole in one chunk: its args object, per candidate.
+        toolArguments: [{ items: ['candidates'], slot: ['index'], parent: ['content', 'parts', '*', 'functionCall'], key: 'args', encoding: 'object' }],
         // The Gemini API's error body, as one stream frame; its stream has no end marker.
         refusal: (e) => [{ data: JSON.stringify({ error: { code: 451, message: e.message, status: e.code, trace_id: e.traceId } }) }],
       },

@@ -2,7 +2,7 @@
 // (and streams) that accepts only its unexpired tokens.
 import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
-import { VENDOR_A_CHAT } from '../vendor_a/index.js';
+import { VENDOR_A_CHAT, VENDOR_A_CHAT_TOOL_ARGUMENTS } from '../vendor_a/index.js';
 
 export const gigaError: ErrorBody = (status, message) => ({ status, message });
 
@@ -10,6 +10,7 @@ export const vendorI = {
   id: 'vendor_i',
   providerTypes: ['vendor_i'],
   presets: { vendor_i_chat: VENDOR_A_CHAT },
+  toolArguments: { vendor_i_chat: VENDOR_A_CHAT_TOOL_ARGUMENTS },
   recommendedPresets: { vendor_i: 'vendor_i_chat' },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
