@@ -1,7 +1,8 @@
-// The mock speaks what the presets expect: every API sample of the vendor folders is read by its
-// preset, answered by the mock, and the preset finds the answer's text.
+// The mock speaks what the presets expect: every API's sample request (its preset's sample exchange,
+// plus what the API needs beyond it) is read by the preset, answered by the mock, and the preset finds
+// the answer's text.
 import t from 'tap';
-import { compileMapping, MAPPING_PRESETS, SAMPLE_PROMPT, VENDORS, type Vendor } from '@palisade/core';
+import { compileMapping, EXCHANGE, MAPPING_PRESETS, MAPPING_SAMPLES, VENDORS, type Vendor } from '@palisade/core';
 import { DEFAULT_OAUTH_CLIENT } from './oauth.js';
 import { call, startMock } from './testing/index.js';
 
@@ -28,10 +29,15 @@ t.test('every API sample: the preset reads its prompt, the mock answers, the pre
       samples += 1;
       const mapping = compileMapping(MAPPING_PRESETS[api.preset]);
       const at = `${vendor.id}.${name}`;
-      t.match(mapping.extractRequest(api.sample.body).prompt, SAMPLE_PROMPT, `${at}: the preset reads the prompt`);
-      const answer = await call(`${url}${api.sample.path}`, { body: api.sample.body, headers });
+      const body = { ...(MAPPING_SAMPLES[api.preset].request as object), ...api.sample.with };
+      const prompt = mapping.extractRequest(body).prompt;
+      t.match(prompt, /Summarise the attached invoice|A lighthouse on a cliff/, `${at}: the preset reads the prompt`);
+      const answer = await call(`${url}${api.sample.path}`, { body, headers });
       t.equal(answer.status, 200, `${at}: answered`);
-      t.match(mapping.extractResponse(answer.json).text, SAMPLE_PROMPT, `${at}: the preset reads the answer`);
+      const user = prompt.includes(EXCHANGE.prompt) ? EXCHANGE.prompt : EXCHANGE.imagePrompt;
+      // An image's answer is its URL, which carries the prompt encoded.
+      const text = mapping.extractResponse(answer.json).text;
+      t.ok(text.includes(user) || text.includes(encodeURIComponent(user)), `${at}: the preset reads the answer, which echoes the prompt`);
     }
   }
   t.ok(samples >= 20, `${samples} samples`);

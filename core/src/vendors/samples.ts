@@ -1,10 +1,4 @@
-// The sample requests of the vendors' APIs: what the presets must read and the mock must answer.
-/** The prompt of every API's sample request. */
-export const SAMPLE_PROMPT = 'sample-prompt';
-const chatSample = { model: 'm', messages: [{ role: 'user', content: SAMPLE_PROMPT }] };
-/** The samples of the role/content chat and the legacy completions format, shared by their copies. */
-export const SAMPLE_BODIES = { chat: chatSample, completion: { model: 'm', prompt: SAMPLE_PROMPT } } as const;
-
+// The texts of the presets' sample exchanges, shared by the vendor folders.
 /**
  * The texts of the presets' sample exchanges (a request and its answer per mapping preset): realistic
  * enough for a person trying the console's mapping tester.

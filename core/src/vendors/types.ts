@@ -166,8 +166,12 @@ export interface VendorApi {
   readonly preset?: MappingPresetName;
   /** Its error body, when it is not the vendor's. */
   readonly errorBody?: ErrorBody;
-  /** A request in its format whose prompt is `SAMPLE_PROMPT`: the preset must find it, the mock answer it. */
-  readonly sample?: { readonly path: string; readonly body: Readonly<Record<string, unknown>> };
+  /**
+   * Where the mock answers this API's sample request: the preset's sample exchange request
+   * (`presetSamples`), with `with` merged in for what this API needs beyond it (a field it requires, a
+   * non-streaming flag). The preset must read its prompt, the mock answer it.
+   */
+  readonly sample?: { readonly path: string; readonly with?: Readonly<Record<string, unknown>> };
 }
 
 /** How a vendor authenticates callers, where Palisade has a default for it. */

@@ -1,5 +1,5 @@
 // custom: any backend, read with custom_simple ({prompt, model} in, {response} out) or its own mapping.
-import { EXCHANGE, SAMPLE_BODIES } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const simpleError: ErrorBody = (status, message) => ({ error: message, status });
@@ -16,7 +16,7 @@ export const customVendor = {
     custom_simple: { request: { model: 'model-x', prompt: EXCHANGE.prompt }, response: { response: EXCHANGE.answer } },
   },
   apis: {
-    generate: { method: 'POST', paths: ['/custom', '/generate'], required: ['prompt'], preset: 'custom_simple', sample: { path: '/generate', body: SAMPLE_BODIES.completion } },
+    generate: { method: 'POST', paths: ['/custom', '/generate'], required: ['prompt'], preset: 'custom_simple', sample: { path: '/generate' } },
   },
   // Backends of their own often write the token counts in camelCase.
   usage: { objects: [['usage']], input: ['inputTokens', 'promptTokens'], output: ['outputTokens', 'completionTokens'], markers: ['usage'] },

@@ -1,6 +1,6 @@
 // The image generation formats reached as `custom`: an image vendor_k, the vendor_a-compatible images
 // API and the prediction API of an image vendor_l.
-import { EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { openAiError } from '../vendor_a/index.js';
 
@@ -28,7 +28,7 @@ export const imageVendors = {
       required: ['prompt'],
       preset: 'image_vendor_a_compatible',
       errorBody: openAiError,
-      sample: { path: '/v1/images/generations', body: SAMPLE_BODIES.completion },
+      sample: { path: '/v1/images/generations' },
     },
     vendor_k_generate: {
       method: 'POST',
@@ -36,7 +36,7 @@ export const imageVendors = {
       required: ['prompt'],
       preset: 'image_vendor_k',
       errorBody: imageVendorKError,
-      sample: { path: '/image_vendor_k/v1/generate', body: SAMPLE_BODIES.completion },
+      sample: { path: '/image_vendor_k/v1/generate' },
     },
     vendor_l_predictions: {
       method: 'POST',
@@ -44,7 +44,7 @@ export const imageVendors = {
       required: ['input'],
       preset: 'image_vendor_l',
       errorBody: replicateError,
-      sample: { path: '/v1/predictions', body: { version: 'v1', input: { prompt: SAMPLE_PROMPT } } },
+      sample: { path: '/v1/predictions' },
     },
     vendor_l_prediction: { method: 'GET', paths: ['/v1/predictions/:id'], errorBody: replicateError },
   },

@@ -1,5 +1,5 @@
 // serving_vendor_m (Triton-style KServe v2 inference protocol): named input and output tensors.
-import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const tritonError: ErrorBody = (_status, message) => ({ error: message });
@@ -37,7 +37,7 @@ export const servingVendorM = {
       required: ['inputs'],
       preset: 'serving_vendor_m_inference',
       // An image model (by its name) answers the generated_image tensor the preset reads.
-      sample: { path: '/v2/models/sdxl/infer', body: { inputs: [{ name: 'prompt', datatype: 'BYTES', shape: [1], data: [SAMPLE_PROMPT] }] } },
+      sample: { path: '/v2/models/sdxl/infer' },
     },
     ready: { method: 'GET', paths: ['/v2/health/ready'] },
     live: { method: 'GET', paths: ['/v2/health/live'] },

@@ -2,7 +2,7 @@
 // format is the one vendor_c, vendor_h and vendor_i copied.
 import type { FieldMapping } from '../../mapping/presets.js';
 import { CHAT_REQUEST } from '../chat-paths.js';
-import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE } from '../samples.js';
 import type { ErrorBody, ToolArgumentsPath, Vendor } from '../types.js';
 import { responsesRepeats } from './responses-stream.js';
 
@@ -58,21 +58,21 @@ export const vendorA = {
       paths: ['/v1/chat/completions'],
       required: ['messages'],
       preset: 'vendor_a_chat_completions',
-      sample: { path: '/v1/chat/completions', body: SAMPLE_BODIES.chat },
+      sample: { path: '/v1/chat/completions' },
     },
     completions: {
       method: 'POST',
       paths: ['/v1/completions'],
       required: ['prompt'],
       preset: 'vendor_a_completions',
-      sample: { path: '/v1/completions', body: SAMPLE_BODIES.completion },
+      sample: { path: '/v1/completions' },
     },
     responses: {
       method: 'POST',
       paths: ['/v1/responses'],
       required: ['input'],
       preset: 'vendor_a_responses',
-      sample: { path: '/v1/responses', body: { model: 'm', input: SAMPLE_PROMPT } },
+      sample: { path: '/v1/responses' },
     },
     models: { method: 'GET', paths: ['/v1/models'] },
   },

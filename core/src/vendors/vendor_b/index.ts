@@ -1,7 +1,7 @@
 // vendor_b (Anthropic-style): the Messages API (top-level `system`, its SSE event sequence) and the
 // legacy Text Completions API.
 import { USER_MESSAGES } from '../chat-paths.js';
-import { EXCHANGE, SAMPLE_BODIES, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 const ERROR_TYPES: Record<number, string> = {
@@ -48,14 +48,14 @@ export const vendorB = {
       paths: ['/v1/messages'],
       required: ['messages'],
       preset: 'vendor_b_messages',
-      sample: { path: '/v1/messages', body: { ...SAMPLE_BODIES.chat, max_tokens: 16 } },
+      sample: { path: '/v1/messages', with: { max_tokens: 16 } },
     },
     complete: {
       method: 'POST',
       paths: ['/v1/complete'],
       required: ['prompt'],
       preset: 'vendor_b_completions',
-      sample: { path: '/v1/complete', body: { model: 'm', prompt: `\n\nHuman: ${SAMPLE_PROMPT}\n\nAssistant:`, max_tokens_to_sample: 16 } },
+      sample: { path: '/v1/complete', with: { max_tokens_to_sample: 16 } },
     },
   },
   streams: {

@@ -1,6 +1,6 @@
 // vendor_c (Azure-style): the vendor_a format at deployment URLs, an `api-key` header and a required
 // `api-version` query parameter. Its streams are vendor_a's.
-import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
+import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { VENDOR_A_CHAT, VENDOR_A_CHAT_TOOL_ARGUMENTS } from '../vendor_a/index.js';
 
@@ -28,14 +28,14 @@ export const vendorC = {
       paths: ['/openai/deployments/:deployment/chat/completions'],
       required: ['messages'],
       preset: 'vendor_c_chat',
-      sample: { path: `/openai/deployments/d/chat/completions?${API_VERSION}`, body: SAMPLE_BODIES.chat },
+      sample: { path: `/openai/deployments/d/chat/completions?${API_VERSION}` },
     },
     completions: {
       method: 'POST',
       paths: ['/openai/deployments/:deployment/completions'],
       required: ['prompt'],
       preset: 'vendor_a_completions',
-      sample: { path: `/openai/deployments/d/completions?${API_VERSION}`, body: SAMPLE_BODIES.completion },
+      sample: { path: `/openai/deployments/d/completions?${API_VERSION}` },
     },
   },
   errorBody: azureError,

@@ -1,6 +1,6 @@
 // vendor_d (Google-style): Gemini generateContent / streamGenerateContent (SSE with ?alt=sse, else a
 // JSON array of chunks) and the legacy PaLM generateText. Paths are `/models/<model>:<action>`.
-import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 const STATUS: Record<number, string> = {
@@ -51,7 +51,7 @@ export const vendorD = {
       action: 'generateContent',
       required: ['contents'],
       preset: 'vendor_d_gemini',
-      sample: { path: '/v1beta/models/m:generateContent', body: { contents: [{ role: 'user', parts: [{ text: SAMPLE_PROMPT }] }] } },
+      sample: { path: '/v1beta/models/m:generateContent' },
     },
     streamGenerateContent: { method: 'POST', paths: GEMINI_PATHS, action: 'streamGenerateContent', required: ['contents'], preset: 'vendor_d_gemini' },
     generateText: {
@@ -60,7 +60,7 @@ export const vendorD = {
       action: 'generateText',
       required: ['prompt'],
       preset: 'vendor_d_palm',
-      sample: { path: '/v1beta2/models/m:generateText', body: { prompt: { text: SAMPLE_PROMPT } } },
+      sample: { path: '/v1beta2/models/m:generateText' },
     },
   },
   streams: {

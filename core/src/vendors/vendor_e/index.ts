@@ -1,6 +1,6 @@
 // vendor_e (Cohere-style): v1 generate, v1 chat (one `message`) and v2 chat (messages).
 import { CHAT_REQUEST } from '../chat-paths.js';
-import { chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
+import { chatExchangeRequest, EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const cohereError: ErrorBody = (_status, message) => ({ message });
@@ -27,10 +27,10 @@ export const vendorE = {
       paths: ['/v1/generate'],
       required: ['prompt'],
       preset: 'vendor_e_generate',
-      sample: { path: '/v1/generate', body: SAMPLE_BODIES.completion },
+      sample: { path: '/v1/generate' },
     },
     chat_v1: { method: 'POST', paths: ['/v1/chat'], required: ['message'] },
-    chat: { method: 'POST', paths: ['/v2/chat'], required: ['messages'], preset: 'vendor_e_chat', sample: { path: '/v2/chat', body: SAMPLE_BODIES.chat } },
+    chat: { method: 'POST', paths: ['/v2/chat'], required: ['messages'], preset: 'vendor_e_chat', sample: { path: '/v2/chat' } },
   },
   usage: { objects: [['meta', 'billed_units']], input: ['input_tokens'], output: ['output_tokens'], markers: ['billed_units'] },
   errorBody: cohereError,

@@ -1,5 +1,5 @@
 // vendor_f (model-hub inference, HF-style): POST /models/<owner>/<model> with `inputs`.
-import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 /** A model still loading answers 503 with the seconds it expects to need. */
@@ -23,7 +23,7 @@ export const vendorF = {
       paths: ['/models/*'],
       required: ['inputs'],
       preset: 'vendor_f_inference',
-      sample: { path: '/models/org/m', body: { inputs: SAMPLE_PROMPT } },
+      sample: { path: '/models/org/m' },
     },
   },
   errorBody: hubError,

@@ -1,7 +1,7 @@
 // vendor_g (Ollama-style local runner): /api/chat and /api/generate, NDJSON when `stream` is true, and
 // the /api/tags listing health checks call.
 import { CHAT_REQUEST } from '../chat-paths.js';
-import { chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
+import { chatExchangeRequest, EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 export const ollamaError: ErrorBody = (_status, message) => ({ error: message });
@@ -20,7 +20,7 @@ export const vendorG = {
   },
   apis: {
     // The runner streams unless told not to.
-    chat: { method: 'POST', paths: ['/api/chat'], required: ['messages'], preset: 'vendor_g_chat', sample: { path: '/api/chat', body: { ...SAMPLE_BODIES.chat, stream: false } } },
+    chat: { method: 'POST', paths: ['/api/chat'], required: ['messages'], preset: 'vendor_g_chat', sample: { path: '/api/chat', with: { stream: false } } },
     generate: { method: 'POST', paths: ['/api/generate'], required: ['prompt'] },
     tags: { method: 'GET', paths: ['/api/tags'] },
   },

@@ -1,6 +1,6 @@
 // vendor_i (GigaChat-style): an OAuth 2.0 client-credentials token endpoint and a vendor_a-format chat
 // (and streams) that accepts only its unexpired tokens.
-import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE, SAMPLE_BODIES } from '../samples.js';
+import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 import { VENDOR_A_CHAT, VENDOR_A_CHAT_TOOL_ARGUMENTS } from '../vendor_a/index.js';
 
@@ -27,7 +27,7 @@ export const vendorI = {
       paths: ['/api/v1/chat/completions'],
       required: ['messages'],
       preset: 'vendor_i_chat',
-      sample: { path: '/api/v1/chat/completions', body: SAMPLE_BODIES.chat },
+      sample: { path: '/api/v1/chat/completions' },
     },
   },
   errorBody: gigaError,

@@ -1,7 +1,7 @@
 // vendor_j (YandexGPT-style): foundationModels completion with `text` message fields. No provider
 // type of its own: it is reached as `custom` with its preset.
 import { USER_MESSAGES } from '../chat-paths.js';
-import { EXCHANGE, SAMPLE_PROMPT } from '../samples.js';
+import { EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
 
 const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 429: 8, 500: 13, 503: 14, 504: 4 };
@@ -35,7 +35,7 @@ export const vendorJ = {
       paths: ['/foundationModels/v1/completion'],
       required: ['messages'],
       preset: 'vendor_j_gpt',
-      sample: { path: '/foundationModels/v1/completion', body: { modelUri: 'gpt://folder/m', messages: [{ role: 'user', text: SAMPLE_PROMPT }] } },
+      sample: { path: '/foundationModels/v1/completion' },
     },
   },
   errorBody: yandexError,
