@@ -36,9 +36,17 @@ export const en = {
   exporters: { title: 'Exporters', enabled: 'Enabled', sendTest: 'Send test event', testOk: 'Test event delivered', testFailed: 'Test event failed: {{message}}', delivered: 'delivered', failed: 'failed' },
   reports: { title: 'Reports', notYet: 'Reports arrive with the reports service: this Admin API does not offer /api/v1/reports yet.', generate: 'Generate report', period_start: 'Period start', period_end: 'Period end', format: 'Format', download: 'Download', none: 'No reports yet. Generate the first one above.' },
   users: { title: 'Users', username: 'User name', email: 'E-mail', firstName: 'First name', lastName: 'Last name', roles: 'Roles', enabled: 'Enabled', password: 'Password', tenant: 'Tenant', addRole: 'Add role' },
-  retention: { title: 'Retention settings', audit_retention_days: 'Audit records (days)', audit_help: 'At least 1095 days (3 years); cannot be lowered.', event_retention_days: 'Security events (days)', detail_retention_days: 'PII details scrubbed after (days)', detail_help: 'Events are kept; concrete PII values are replaced with masks.', report_retention_days: 'Reports (days)' },
+  retention: { title: 'Retention settings', audit_help: 'At least 1095 days (3 years); cannot be lowered.', detail_help: 'Events are kept; concrete PII values are replaced with masks.' },
   audit: { title: 'Audit log', user: 'User', action: 'Action', resource: 'Resource type', resourceId: 'Resource id', path: 'Request', statusCode: 'Answer', time: 'Time', body: 'Request body (secrets masked)' },
   forms: {
+    // Field labels by property name; English reads the property name (field-labels.ts), so only names
+    // that read badly that way have an entry here. ru.ts labels every property.
+    fields: {
+      audit_retention_days: 'Audit records (days)',
+      event_retention_days: 'Security events (days)',
+      detail_retention_days: 'PII details scrubbed after (days)',
+      report_retention_days: 'Reports (days)',
+    } as Record<string, string>,
     fieldHelp: {
       provider_type: 'Vendor family; it selects the recommended mapping preset.',
       match_type: 'How requests are matched to this provider: by URL path pattern, by host, or by a header value.',

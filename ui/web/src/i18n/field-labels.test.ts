@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { RJSFSchema } from '@rjsf/utils';
+import openapi from '../api/openapi.json';
+import { bodySchema, type OpenApiDoc } from '../api/schemas';
+import { humanize, labelled, propertyNames } from './field-labels';
+import { en } from './en';
+import { ru } from './ru';
+
+/** Every request body the console's forms are generated from (and the testers'): all of the API's. */
+function formSchemas(): Array<[string, RJSFSchema]> {
+  const out: Array<[string, RJSFSchema]> = [];
+  for (const [path, methods] of Object.entries((openapi as OpenApiDoc).paths)) {
+    for (const method of ['post', 'put'] as const) {
+      const schema = methods[method]?.requestBody ? bodySchema(path, method) : undefined;
+      if (schema) out.push([`${method.toUpperCase()} ${path}`, schema]);
+    }
+  }
+  return out;
+}
+
+describe('form field labels', () => {
+  it('every property of every form schema has a Russian label', () => {
+    const schemas = formSchemas();
+    expect(schemas.length).toBeGreaterThan(10);
+    const missing = schemas.flatMap(([operation, schema]) =>
+      [...propertyNames(schema)].filter((name) => !ru.forms.fields[name]?.trim()).map((name) => `${operation}: ${name}`));
+    expect(missing).toEqual([]);
+  });
+
+  it('labels nested fields too: each choice of a union, array items', () => {
+    const exporter = bodySchema('/api/v1/exporters', 'post')!;
+    const label = (name: string) => ru.forms.fields[name] ?? humanize(name);
+    const shown = labelled(exporter, label) as { oneOf: Array<{ title: string; properties: { config: { properties: Record<string, { title: string }> } } }> };
+    const webhook = shown.oneOf.find((c) => c.title === 'webhook')!;
+    expect(webhook.properties.config.properties.timeout_sec!.title).toBe('Тайм-аут (с)');
+    const policy = labelled(bodySchema('/api/v1/content-policies', 'post')!, label) as { properties: { rules: { items: { properties: { pattern: { title: string } } } } } };
+    expect(policy.properties.rules.items.properties.pattern.title).toBe('Шаблон');
+  });
+
+  it('English reads the property name unless it has an entry; the shared schema is not changed', () => {
+    const schema = bodySchema('/api/v1/providers', 'post')!;
+    const shown = labelled(schema, (name) => en.forms.fields[name] ?? humanize(name)) as { properties: Record<string, { title: string }> };
+    expect(shown.properties.request_timeout_ms!.title).toBe('Request timeout ms');
+    expect((schema.properties as Record<string, { title?: string }>).request_timeout_ms!.title).toBeUndefined();
+  });
+});
