@@ -37,7 +37,8 @@ export interface ResourceConfig {
   /** ACTIVE / ARCHIVED moves (activate, archive, reactivate) by the record's status. */
   lifecycle?: 'full' | 'activate-only';
   rowActions?(row: ResourceRow, refresh: () => Promise<void>): ReactNode;
-  schema?(schema: RJSFSchema, mode: 'create' | 'edit', data: Record<string, unknown>): RJSFSchema;
+  /** Adjusts the form's schema (`row`: the stored record being edited). Returns a copy: `schema` is shared. */
+  schema?(schema: RJSFSchema, mode: 'create' | 'edit', data: Record<string, unknown>, row?: ResourceRow): RJSFSchema;
   uiSchema?(data: Record<string, unknown>, mode: 'create' | 'edit'): UiSchema;
   /** Adjusts the form as it changes (e.g. the recommended preset of a provider type). */
   onFormChange?(next: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown>;
@@ -86,7 +87,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
 
   const mode = editing?.mode ?? 'create';
   const baseSchema = bodySchema(mode === 'create' ? config.path : itemPath, mode === 'create' ? 'post' : 'put');
-  const schema = baseSchema && (config.schema && editing ? config.schema(baseSchema, mode, editing.data) : baseSchema);
+  const schema = baseSchema && (config.schema && editing ? config.schema(baseSchema, mode, editing.data, editing.mode === 'edit' ? editing.row : undefined) : baseSchema);
   const fixed = mode === 'edit' ? immutableFields(config.path, itemPath) : [];
   const managed = editing?.mode === 'edit' && operatorManaged(editing.row);
   const readOnly = managed || !can('write');
