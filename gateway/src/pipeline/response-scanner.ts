@@ -13,6 +13,7 @@ import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
+import { skipped } from './detect.js';
 import { traceEmission } from './request-inspector.js';
 import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts } from './text-parts.js';
@@ -41,7 +42,6 @@ export interface ScanResponse {
   traceContext?: TraceContext | undefined;
 }
 
-const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
 
 /** The answer's text with the JSON pointers to rewrite; a stream has text only (assembled from deltas). */
 function answerText(answer: UpstreamResponse, mapping: CompiledMapping): { text: string; parts: TextPart[] | null; json: unknown } {

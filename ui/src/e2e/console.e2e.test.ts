@@ -113,6 +113,9 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   const threat = page.locator('[data-testid="inspection-check"][data-detector="threat"]').first();
   t.equal(await threat.getAttribute('data-status'), 'ok', 'the proof of inspection shows the threat detector ran');
   t.match(await threat.textContent(), /\d\.\d{3} \/ \d\.\d{2}/, 'with its score against the threshold');
+  const safety = page.locator('[data-testid="inspection-check"][data-detector="content_safety"]').first();
+  t.equal(await safety.getAttribute('data-status'), 'skipped', 'content safety (off by default) is skipped');
+  t.equal(await safety.getByTestId('skip-reason').textContent(), 'off in the profile', 'and the trace view says why');
 
   await page.goto(`${urls.ui}/events?decision=SANITIZE`);
   await page.getByTestId('event-row').first().click();

@@ -1,4 +1,7 @@
 // English texts of the console. ru.ts has the same keys (its type is checked against this one).
+import type { InspectionCheck } from '../api/types';
+
+type SkipReason = NonNullable<InspectionCheck['reason']>;
 export const en = {
   app: { title: 'Palisade', subtitle: 'security console', theme: 'Toggle dark / light theme', language: 'Language', tenant: 'Tenant', allTenants: 'All tenants', signedInAs: 'Signed in as {{user}} ({{role}})', noRole: 'Your account has no role in Palisade. Ask an administrator to assign one.', loading: 'Loading…', skip: 'Skip to content' },
   nav: { dashboard: 'Dashboard', events: 'Security events', providers: 'Providers', profiles: 'Profiles', policies: 'Content policies', exporters: 'Exporters', reports: 'Reports', users: 'Users', retention: 'Retention settings', audit: 'Audit log' },
@@ -25,6 +28,7 @@ export const en = {
   inspection: {
     title: 'Proof of inspection', detector: 'Detector', side: 'Side', score: 'Score / threshold', findings: 'Findings', scoreOf: 'Score of {{detector}}', rule: 'policy {{policy}}, rule #{{rule}}',
     sides: { request: 'request', response: 'response' }, statuses: { ok: 'ran', skipped: 'skipped', timeout: 'timed out', error: 'error', unavailable: 'unavailable' },
+    skipReasons: { off_in_profile: 'off in the profile', no_active_policy: 'no active content policy for this side', no_text: 'nothing to check', needs_whole_answer: 'needs the whole answer (the answer was streamed)', other: 'another reason' } satisfies Record<SkipReason, string>,
   },
   providers: { title: 'Providers', health: 'Health', latency: 'Latency', lastError: 'Last error', checkNow: 'Check now', checked: 'Health check: {{status}}, {{latency}}; last error: {{error}}', checkedAt: 'Last checked: {{at}}', match: 'Match', target: 'Target', mapping: 'Mapping', presetHint: 'Recommended preset for {{type}}: {{preset}}', tester: 'Test the JSONPath strings', sample: 'Sample request body', sampleResponse: 'Sample response body', extracts: 'Extracts', noMatch: 'no match', field: 'Field', runTest: 'Run the paths', useSample: 'Use the preset’s sample' },
   profiles: { title: 'Profiles', provider: 'Provider', monitor: 'Monitor mode', monitorHint: 'Monitor mode: detectors run, nothing is blocked; would-be blocks are recorded as MONITOR_ALERT.', onlyActive: 'Only ACTIVE providers are offered.' },

@@ -26,6 +26,7 @@ export const ru: Texts = {
   inspection: {
     title: 'Доказательство проверки', detector: 'Детектор', side: 'Сторона', score: 'Оценка / порог', findings: 'Находки', scoreOf: 'Оценка {{detector}}', rule: 'политика {{policy}}, правило №{{rule}}',
     sides: { request: 'запрос', response: 'ответ' }, statuses: { ok: 'выполнен', skipped: 'пропущен', timeout: 'тайм-аут', error: 'ошибка', unavailable: 'недоступен' },
+    skipReasons: { off_in_profile: 'выключено в профиле', no_active_policy: 'нет активной политики контента для этой стороны', no_text: 'нечего проверять', needs_whole_answer: 'нужен ответ целиком (ответ шёл потоком)', other: 'другая причина' },
   },
   providers: { title: 'Провайдеры', health: 'Доступность', latency: 'Задержка', lastError: 'Последняя ошибка', checkNow: 'Проверить сейчас', checked: 'Проверка: {{status}}, {{latency}}; последняя ошибка: {{error}}', checkedAt: 'Последняя проверка: {{at}}', match: 'Сопоставление', target: 'Назначение', mapping: 'Маппинг', presetHint: 'Рекомендуемый пресет для {{type}}: {{preset}}', tester: 'Проверка строк JSONPath', sample: 'Пример тела запроса', sampleResponse: 'Пример тела ответа', extracts: 'Извлекает', noMatch: 'нет совпадения', field: 'Поле', runTest: 'Проверить пути', useSample: 'Взять пример пресета' },
   profiles: { title: 'Профили', provider: 'Провайдер', monitor: 'Режим мониторинга', monitorHint: 'Режим мониторинга: детекторы работают, ничего не блокируется; несостоявшиеся блокировки записываются как MONITOR_ALERT.', onlyActive: 'Предлагаются только АКТИВНЫЕ провайдеры.' },
