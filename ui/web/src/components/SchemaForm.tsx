@@ -10,7 +10,7 @@ import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
-import { fieldLabelKey, humanize, labelled } from '../i18n/field-labels';
+import { fieldLabel, labelled } from '../i18n/field-labels';
 
 export interface SchemaFormProps {
   schema: RJSFSchema;
@@ -28,7 +28,7 @@ export function SchemaForm(props: SchemaFormProps) {
   const { t, i18n } = useTranslation();
   const help = t('forms.fieldHelp', { returnObjects: true }) as Record<string, string>;
   const schema = useMemo(
-    () => labelled(props.schema, (name) => t(fieldLabelKey(name), { defaultValue: humanize(name) })),
+    () => labelled(props.schema, (name) => fieldLabel(t, name)),
     [props.schema, i18n.language],
   );
   const uiSchema = useMemo(() => {

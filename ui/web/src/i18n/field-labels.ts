@@ -2,14 +2,15 @@
 // ("request_timeout_ms"); the form shows each in the console's language from `forms.fields.<property>`,
 // and a property without a translation reads as its name made readable ("Request timeout ms").
 import type { RJSFSchema } from '@rjsf/utils';
+import type { TFunction } from 'i18next';
 
 export function humanize(name: string): string {
   const words = name.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The translation key of a property's label. */
-export const fieldLabelKey = (name: string) => `forms.fields.${name}`;
+/** A property's label in the console's language: its translation, else its name made readable. */
+export const fieldLabel = (t: TFunction, name: string): string => t(`forms.fields.${name}`, { defaultValue: humanize(name) });
 
 /**
  * A copy of `schema` whose every property, at any depth (nested objects, array items, each choice of a

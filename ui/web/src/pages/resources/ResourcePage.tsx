@@ -12,6 +12,7 @@ import { bodySchema, immutableFields } from '../../api/schemas';
 import { useSession } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { SchemaForm } from '../../components/SchemaForm';
+import { fieldLabel } from '../../i18n/field-labels';
 import { StatusBadge } from '../../components/Severity';
 
 export interface ResourceRow {
@@ -142,7 +143,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
             {managed && <Alert color="yellow" mb="md">{t('common.readOnlyOperator', { kind: config.crdKind })}</Alert>}
             {editing.mode === 'edit' && fixed.length > 0 && (
               <Alert color="gray" mb="md" title={t('common.immutable')}>
-                {fixed.map((k) => <Text key={k} size="sm"><b>{k}</b>: {JSON.stringify(editing.row[k] ?? null)}</Text>)}
+                {fixed.map((k) => <Text key={k} size="sm"><b>{fieldLabel(t, k)}</b>: {JSON.stringify(editing.row[k] ?? null)}</Text>)}
               </Alert>
             )}
             {editing.mode === 'edit' && <Group mb="sm"><StatusBadge value={editing.row.status} /></Group>}
