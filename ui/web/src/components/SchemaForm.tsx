@@ -10,7 +10,7 @@ import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
-import { fieldLabel, labelled } from '../i18n/field-labels';
+import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
 
 export interface SchemaFormProps {
   schema: RJSFSchema;
@@ -31,6 +31,7 @@ export function SchemaForm(props: SchemaFormProps) {
     () => labelled(props.schema, (name) => fieldLabel(t, name)),
     [props.schema, i18n.language],
   );
+  const translateString = useMemo(() => formStrings(t), [i18n.language]);
   const uiSchema = useMemo(() => {
     const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
     const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
@@ -60,6 +61,7 @@ export function SchemaForm(props: SchemaFormProps) {
         readonly={props.readOnly}
         showErrorList={false}
         noHtml5Validate
+        translateString={translateString}
         {...(extraErrors ? { extraErrors } : {})}
         onChange={(e) => props.onChange?.(e.formData)}
         onSubmit={(e) => props.onSubmit(e.formData)}

@@ -51,6 +51,8 @@ export const en = {
       detail_retention_days: 'PII details scrubbed after (days)',
       report_retention_days: 'Reports (days)',
     } as Record<string, string>,
+    // The form library's own texts by its name for each (field-labels.ts); English is the library's.
+    library: {} as Record<string, string>,
     fieldHelp: {
       provider_type: 'Vendor family; it selects the recommended mapping preset.',
       match_type: 'How requests are matched to this provider: by URL path pattern, by host, or by a header value.',

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { RJSFSchema } from '@rjsf/utils';
 import openapi from '../api/openapi.json';
 import { bodySchema, type OpenApiDoc } from '../api/schemas';
-import { humanize, labelled, propertyNames } from './field-labels';
+import { TranslatableString } from '@rjsf/utils';
+import i18next from 'i18next';
+import { formStrings, humanize, labelled, propertyNames } from './field-labels';
 import { en } from './en';
 import { ru } from './ru';
 
@@ -42,5 +44,17 @@ describe('form field labels', () => {
     const shown = labelled(schema, (name) => en.forms.fields[name] ?? humanize(name)) as { properties: Record<string, { title: string }> };
     expect(shown.properties.request_timeout_ms!.title).toBe('Request timeout ms');
     expect((schema.properties as Record<string, { title?: string }>).request_timeout_ms!.title).toBeUndefined();
+  });
+
+  it("the form library's own texts (buttons, item titles, a key's label) are in Russian too, with their parameters", async () => {
+    const params = (text: string) => (text.match(/%\d/g) ?? []).sort();
+    const missing = Object.entries(TranslatableString).filter(([name, text]) => !ru.forms.library[name] || params(ru.forms.library[name]!).join() !== params(text).join());
+    expect(missing.map(([name]) => name)).toEqual([]);
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'ru', fallbackLng: 'en', resources: { en: { translation: en }, ru: { translation: ru } } });
+    expect(formStrings(i18n.t)(TranslatableString.AddItemButton)).toBe('Добавить элемент');
+    expect(formStrings(i18n.t)(TranslatableString.KeyLabel, ['X-Token'])).toBe('X-Token: ключ');
+    await i18n.changeLanguage('en');
+    expect(formStrings(i18n.t)(TranslatableString.KeyLabel, ['X-Token'])).toBe('X-Token Key');
   });
 });

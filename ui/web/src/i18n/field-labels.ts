@@ -1,7 +1,7 @@
 // Labels of the generated forms' fields. The schemas come from the API and name fields by property
 // ("request_timeout_ms"); the form shows each in the console's language from `forms.fields.<property>`,
 // and a property without a translation reads as its name made readable ("Request timeout ms").
-import type { RJSFSchema } from '@rjsf/utils';
+import { replaceStringParameters, TranslatableString, type RJSFSchema } from '@rjsf/utils';
 import type { TFunction } from 'i18next';
 
 export function humanize(name: string): string {
@@ -11,6 +11,17 @@ export function humanize(name: string): string {
 
 /** A property's label in the console's language: its translation, else its name made readable. */
 export const fieldLabel = (t: TFunction, name: string): string => t(`forms.fields.${name}`, { defaultValue: humanize(name) });
+
+/** rjsf's enum member name of each of its English texts ("Add Item" → AddItemButton): the translation key. */
+const FORM_STRING_NAMES = new Map<string, string>(Object.entries(TranslatableString).map(([name, text]) => [text, name]));
+
+/**
+ * The form library's own texts (its buttons, "Item", "<field> Key", …) in the console's language, from
+ * `forms.library.<member of rjsf's TranslatableString>`, else rjsf's English; `%1`… are its parameters.
+ */
+export function formStrings(t: TFunction): (text: TranslatableString, params?: string[]) => string {
+  return (text, params) => replaceStringParameters(t(`forms.library.${FORM_STRING_NAMES.get(text) ?? 'unknown'}`, { defaultValue: text }), params);
+}
 
 /**
  * A copy of `schema` whose every property, at any depth (nested objects, array items, each choice of a
