@@ -16,5 +16,9 @@ export default defineConfig({
   },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   server: { port: 4200, proxy: { '/api': process.env.ADMIN_API_URL ?? 'http://127.0.0.1:8001' } },
-  test: { environment: 'jsdom', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], setupFiles: ['src/testing/setup.ts'], css: false },
+  test: {
+    environment: 'jsdom', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], setupFiles: ['src/testing/setup.ts'], css: false,
+    // @rjsf/mantine imports dayjs plugins without their .js extension, which Node's ESM loader refuses: bundled by vite instead.
+    server: { deps: { inline: [/@rjsf\//] } },
+  },
 });

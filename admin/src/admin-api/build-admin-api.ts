@@ -15,7 +15,7 @@ import { createChangePublishing, type ConfigPublisher } from '../registry/change
 import { createProfileOperations } from '../registry/profiles.js';
 import { createProviderOperations } from '../registry/providers.js';
 import { registerDocsRoutes, registerOpenApi } from './docs.js';
-import { registerResourceRoutes } from '../resources/routes.js';
+import { registerResourceRoutes, type CheckHealth } from '../resources/routes.js';
 import { adminResourceAccess } from './resource-access.js';
 import { useDocumentingSchemas } from './route-schema.js';
 
@@ -28,7 +28,7 @@ export interface AdminApiDeps {
   /** Tells the data plane that configuration changed (the registry's bundle publisher). */
   publisher: ConfigPublisher;
   /** Runs a provider health check now. */
-  checkHealth: (providerId: string, tenantId: string, performedBy: string) => Promise<unknown>;
+  checkHealth: CheckHealth;
   /** Users and roles; the built-in Postgres one when absent. */
   identity?: IdentityProvider;
   /** Spec: true (production) needs the forwarded identity headers; false acts as the dev-user. */

@@ -22,7 +22,9 @@ export async function adminOpenApiDocument(): Promise<Record<string, unknown>> {
     authProxyEnabled: true,
     logLevel: 'silent',
     publisher: { publish: async () => '', schedule: () => {}, syncNow: async () => '' },
-    checkHealth: async () => ({}),
+    checkHealth: async () => {
+      throw new PalisadeError('SERVICE_UNAVAILABLE', { message: 'the OpenAPI document is built without a health checker' });
+    },
     routeModules: standardRouteModules({ db, secrets }),
   });
   try {

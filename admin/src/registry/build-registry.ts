@@ -6,6 +6,7 @@ import { createMatchOperation } from './match.js';
 import { createProfileOperations } from './profiles.js';
 import { createProviderOperations } from './providers.js';
 import { registerRegistryRoutes } from './routes.js';
+import type { CheckHealth } from '../resources/routes.js';
 import { createChangePublishing, type ConfigPublisher } from './change-publishing.js';
 
 export type { ConfigPublisher } from './change-publishing.js';
@@ -14,7 +15,7 @@ export interface RegistryDeps {
   db: Database;
   secrets: SecretBox;
   publisher: ConfigPublisher;
-  checkHealth: (providerId: string, tenantId: string, performedBy: string) => Promise<unknown>;
+  checkHealth: CheckHealth;
   checkUrlPattern?: (pattern: string) => string | null;
   logger?: Logger;
   logLevel?: string;

@@ -2,7 +2,7 @@ import t from 'tap';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import { createSecretBox, parseEnv } from '@palisade/core';
+import { createSecretBox, parseEnv, ProviderHealthCheck } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { createProviderOperations } from './providers.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from './health-checker.js';
@@ -47,6 +47,7 @@ t.test('health checks against real backends', async (t) => {
     status = 200;
     const healthy = await checker.checkOne(up.id, 'default', 'alice');
     t.match(healthy, { health_status: 'HEALTHY', health_error_message: null, attempts: 1, performed_by: 'alice' });
+    t.same(ProviderHealthCheck.parse(healthy), healthy, 'the answer is what the Admin API documents');
     const stored = await store.providers.get(up.id);
     t.equal(stored?.health_status, 'HEALTHY');
     t.ok(stored?.health_checked_at, 'check time stored');
@@ -55,6 +56,7 @@ t.test('health checks against real backends', async (t) => {
     hits = 0;
     const down = await checker.checkOne(up.id, 'default', 'bob');
     t.match(down, { health_status: 'UNHEALTHY', health_error_message: 'HTTP 503', attempts: 3 });
+    t.same(ProviderHealthCheck.parse(down), down);
     t.equal(hits, 3, 'first try plus HEALTH_CHECK_RETRIES=2');
 
     status = 0;

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { envBool, envInt, PalisadeError, type EnvValues, type Provider, type ResourceStore } from '@palisade/core';
+import { envBool, envInt, PalisadeError, type EnvValues, type Provider, type ProviderHealthCheck, type ResourceStore } from '@palisade/core';
 
 /** The spec's Limits rows for background health checks. */
 export const HEALTH_CHECK_ENV = {
@@ -9,16 +9,6 @@ export const HEALTH_CHECK_ENV = {
   HEALTH_CHECK_RETRIES: envInt(0, 5, 2),
 } as const;
 export type HealthCheckConfig = EnvValues<typeof HEALTH_CHECK_ENV>;
-
-export interface HealthResult {
-  provider_id: string;
-  health_status: 'HEALTHY' | 'UNHEALTHY';
-  health_latency_ms: number;
-  health_error_message: string | null;
-  health_checked_at: string;
-  attempts: number;
-  performed_by: string;
-}
 
 export interface HealthCheckerDeps {
   store: ResourceStore;
@@ -52,7 +42,7 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
 
-  async function check(provider: Provider, performedBy: string): Promise<HealthResult> {
+  async function check(provider: Provider, performedBy: string): Promise<ProviderHealthCheck> {
     const timeoutMs = config.HEALTH_CHECK_TIMEOUT_SECONDS * 1000;
     let attempt = 0;
     let last = await probe(provider.target_base_url, timeoutMs);
@@ -80,7 +70,7 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
 
   return {
     /** A check now, for POST /providers/{id}/health-check. */
-    async checkOne(id: string, tenantId: string, performedBy: string): Promise<HealthResult> {
+    async checkOne(id: string, tenantId: string, performedBy: string): Promise<ProviderHealthCheck> {
       const provider = await deps.store.providers.get(id);
       if (!provider || provider.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `provider ${id} not found` });
       return check(provider, performedBy);

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createSecretBox, listen, type Database } from '@palisade/core';
 import { forEachDatabase, TEST_POSTGRES_URL } from '@palisade/core/testing';
 import { request } from 'undici';
-import { providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
+import { healthyCheck, providerBody, startAdminApi, type Caller } from '../testing/admin-api.js';
 import { buildRegistry } from './build-registry.js';
 
 const admin: Caller = { user: 'alice', groups: 'admin', tenant: 'acme' };
@@ -27,7 +27,7 @@ t.test('a database outage is a 503 with a message', async (t) => {
       secrets: createSecretBox('k'),
       logLevel: 'silent',
       publisher: { publish: async () => 'rev', schedule: () => {}, syncNow: async () => 'rev' },
-      checkHealth: async () => ({}),
+      checkHealth: healthyCheck,
     });
     const base = await listen(registry.app, { port: 0, host: '127.0.0.1' });
     t.teardown(() => registry.app.close());

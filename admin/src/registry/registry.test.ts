@@ -3,7 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createSecretBox, listen } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
 import { request } from 'undici';
-import { providerBody } from '../testing/admin-api.js';
+import { healthyCheck, providerBody } from '../testing/admin-api.js';
 import { buildRegistry } from './build-registry.js';
 
 
@@ -16,7 +16,7 @@ t.test('registry over real HTTP', async (t) => {
       secrets,
       logLevel: 'silent',
       publisher: { publish: async () => (changes++, 'rev-test'), schedule: () => void changes++, syncNow: async () => 'rev-test' },
-      checkHealth: async (id) => ({ id, health_status: 'HEALTHY' }),
+      checkHealth: healthyCheck,
     });
     const base = await listen(registry.app, { port: 0 });
     t.teardown(() => registry.app.close());

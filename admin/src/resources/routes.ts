@@ -21,6 +21,7 @@ import {
   ProfileUpdate,
   Provider,
   ProviderCreate,
+  ProviderHealthCheck,
   ProviderUpdate,
   profileWarnings,
   type ResourceRepository,
@@ -50,13 +51,16 @@ export interface ResourceAccess {
   performedBy(request: FastifyRequest, asked: string | undefined): string;
 }
 
+/** A check now of one provider of a tenant (the registry's health checker). */
+export type CheckHealth = (providerId: string, tenantId: string, performedBy: string) => Promise<ProviderHealthCheck>;
+
 export interface ResourceRouteDeps {
   store: ResourceStore;
   providers: ProviderOperations;
   profiles: ProfileOperations;
   contentPolicies: ContentPolicyOperations;
   apiKeys: ApiKeyOperations;
-  checkHealth: (providerId: string, tenantId: string, performedBy: string) => Promise<unknown>;
+  checkHealth: CheckHealth;
   access: ResourceAccess;
 }
 
@@ -139,7 +143,7 @@ export function registerResourceRoutes(app: FastifyInstance, deps: ResourceRoute
     }
     app.post('/api/v1/providers/:id/health-check', {
       ...write,
-      schema: routeSchema({ tags, summary: 'Run a health check now', params: IdParams, querystring: HealthQuery }),
+      schema: routeSchema({ tags, summary: 'Run a health check now', description: 'The result is also stored on the provider (health_status, health_latency_ms, health_error_message, health_checked_at).', params: IdParams, querystring: HealthQuery, response: { 200: ProviderHealthCheck } }),
       handler: async (request) => {
         const { performed_by } = HealthQuery.parse(request.query);
         return deps.checkHealth(idOf(request), await itemTenant(request, repo), access.performedBy(request, performed_by));

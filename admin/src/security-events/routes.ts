@@ -16,8 +16,9 @@ const tags = ['security-events'];
 /** The event as answered: the store's bookkeeping (the detail-retention marker) left out. */
 export function publicEvent(stored: SecurityEvent & { _scrubbed?: unknown }): SecurityEvent {
   const { _scrubbed: _, ...event } = stored;
-  // Events stored before the proof of inspection existed have none: an empty list, as the model says.
-  return { ...event, inspection: event.inspection ?? [] };
+  // Events stored before the proof of inspection existed have none, and checks stored before a skipped
+  // check said why have no reason: an empty list and null, as the model says.
+  return { ...event, inspection: (event.inspection ?? []).map((check) => ({ ...check, reason: check.reason ?? null })) };
 }
 
 export function registerSecurityEventRoutes(app: FastifyInstance, ctx: SecurityEventRouteContext): void {

@@ -94,15 +94,20 @@ t.test('the event view shows the proof of inspection; a record stored before it 
   await forEachDatabase(t, async (t, db) => {
     const repo = createEventRepository<SecurityEvent>(db);
     const inspection = [
-      { detector: 'threat' as const, side: 'request' as const, status: 'ok' as const, model_version: 'threat-v2', score: 0.91, threshold: 0.8, latency_ms: 2.5, findings: 1, fired_rules: [] },
-      { detector: 'content_policy' as const, side: 'request' as const, status: 'ok' as const, model_version: null, score: null, threshold: null, latency_ms: 0.4, findings: 2, fired_rules: [{ policy_id: randomUUID(), rule_index: 3 }] },
+      { detector: 'threat' as const, side: 'request' as const, status: 'ok' as const, model_version: 'threat-v2', score: 0.91, threshold: 0.8, latency_ms: 2.5, findings: 1, fired_rules: [], reason: null },
+      { detector: 'content_policy' as const, side: 'request' as const, status: 'ok' as const, model_version: null, score: null, threshold: null, latency_ms: 0.4, findings: 2, fired_rules: [{ policy_id: randomUUID(), rule_index: 3 }], reason: null },
+      { detector: 'content_safety' as const, side: 'request' as const, status: 'skipped' as const, model_version: null, score: null, threshold: null, latency_ms: null, findings: 0, fired_rules: [], reason: 'off_in_profile' as const },
     ];
     const proved = createSecurityEvent({ tenant_id: 'default', trace_id: 'trace-proof', event_type: 'JAILBREAK_DETECTED', inspection });
     const { inspection: _, ...older } = createSecurityEvent({ tenant_id: 'default', trace_id: 'trace-old', event_type: 'PII_DETECTED' });
-    await repo.insert([proved, older as SecurityEvent]);
+    // A check stored before a skipped check said why: no `reason` at all.
+    const { reason: _none, ...unexplained } = inspection[2]!;
+    const beforeReasons = { ...createSecurityEvent({ tenant_id: 'default', trace_id: 'trace-unexplained', event_type: 'PII_DETECTED' }), inspection: [unexplained] };
+    await repo.insert([proved, older as SecurityEvent, beforeReasons as SecurityEvent]);
     const { call } = await startTestApp(t, (app, ctx) => registerSecurityEventRoutes(app, { ...ctx, db }));
-    t.same((await call('GET', `/api/v1/security-events/${proved.id}`)).body.inspection, inspection);
+    t.same((await call('GET', `/api/v1/security-events/${proved.id}`)).body.inspection, inspection, "a skipped check's reason is stored and answered");
     t.same((await call('GET', '/api/v1/security-events?trace_id=trace-proof')).body.items[0].inspection, inspection);
     t.same((await call('GET', `/api/v1/security-events/${older.id}`)).body.inspection, []);
+    t.same((await call('GET', `/api/v1/security-events/${beforeReasons.id}`)).body.inspection, [inspection[2]!].map((c) => ({ ...c, reason: null })), 'an older skipped check answers reason null');
   });
 });

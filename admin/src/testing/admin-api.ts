@@ -1,6 +1,6 @@
 // Shared by the Admin API tests: an app on a real port and a caller that sends forwarded identities.
 import type { Test } from 'tap';
-import { createSecretBox, listen, type Database } from '@palisade/core';
+import { createSecretBox, listen, type Database, type ProviderHealthCheck } from '@palisade/core';
 import { request } from 'undici';
 import { createPostgresIdentityProvider } from '../identity/postgres-identity.js';
 import { buildAdminApi, type AdminApiDeps } from '../admin-api/build-admin-api.js';
@@ -49,7 +49,7 @@ export async function startAdminApi(t: Test, db: Database, over: Partial<AdminAp
     publisher: { publish: async () => (changes.count++, 'rev-test'), schedule: () => void changes.count++, syncNow: async () => 'rev-test' },
     checkHealth: async (id, tenant, by) => {
       health.push({ id, tenant, by });
-      return { provider_id: id, health_status: 'HEALTHY', performed_by: by };
+      return healthyCheck(id, tenant, by);
     },
     ...over,
   });
@@ -90,3 +90,8 @@ export const contentPolicyBody = (over: Record<string, unknown> = {}) => ({
   action: 'block',
   ...over,
 });
+
+/** A check now's answer for route tests that do not probe a backend (the checker has its own tests). */
+export async function healthyCheck(providerId: string, _tenantId: string, performedBy: string): Promise<ProviderHealthCheck> {
+  return { provider_id: providerId, health_status: 'HEALTHY', health_latency_ms: 1, health_error_message: null, health_checked_at: new Date().toISOString(), attempts: 1, performed_by: performedBy };
+}

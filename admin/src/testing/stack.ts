@@ -6,6 +6,7 @@ import type { Test } from 'tap';
 import { createSecretBox, listen, type Database } from '@palisade/core';
 import { buildAdminApi } from '../admin-api/build-admin-api.js';
 import { createAuthProxyComponent } from '../auth-proxy/component.js';
+import { healthyCheck } from './admin-api.js';
 import { freePort, startTestIdp } from './oidc.js';
 
 export const PROXY_SECRET = 'proxy-secret-for-tests';
@@ -34,7 +35,7 @@ export async function startLoginStack(t: Test, db: Database, proxyEnv: NodeJS.Pr
     proxySecret: PROXY_SECRET,
     identity: idp.identity,
     publisher: { publish: async () => 'rev-test', schedule: () => undefined, syncNow: async () => 'rev-test' },
-    checkHealth: async () => ({}),
+    checkHealth: healthyCheck,
   });
   const apiBase = await listen(api.app, { port: 0 });
   t.teardown(() => api.app.close());

@@ -186,3 +186,19 @@ export const Provider = ProviderSpec.extend({
   health_checked_at: IsoDateTime.nullable().default(null),
 });
 export type Provider = z.infer<typeof Provider>;
+
+/**
+ * The answer of a check now (POST /providers/{id}/health-check): the health it stored on the provider,
+ * when, after how many attempts (1 + the retries it needed), and who asked (the scheduler's own checks
+ * say 'scheduler').
+ */
+export const ProviderHealthCheck = z.object({
+  provider_id: recordMeta.id,
+  health_status: HealthStatus.exclude(['UNKNOWN']),
+  health_latency_ms: z.number().int().min(0),
+  health_error_message: z.string().nullable(),
+  health_checked_at: IsoDateTime,
+  attempts: z.number().int().min(1),
+  performed_by: z.string().min(1).max(255),
+});
+export type ProviderHealthCheck = z.infer<typeof ProviderHealthCheck>;

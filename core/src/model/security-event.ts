@@ -118,6 +118,17 @@ export const INSPECTION_DETECTORS = ['threat', 'pii', 'content_policy', 'content
 export const InspectionDetector = z.enum(INSPECTION_DETECTORS);
 export const INSPECTION_CHECK_STATUSES = ['ok', 'timeout', 'error', 'unavailable', 'skipped'] as const;
 
+/**
+ * Why a check was skipped, as a fixed id (an id of the code's, never text from a call or from a
+ * detector's answer): `off_in_profile` the profile turns the detector off on this side;
+ * `no_active_policy` no ACTIVE content policy of the profile applies to this side; `no_text` nothing to
+ * check (an empty prompt or answer); `needs_whole_answer` the check runs on a whole answer only and the
+ * answer was streamed and scanned on the fly; `other` a reason without an id of its own.
+ */
+export const INSPECTION_SKIP_REASONS = ['off_in_profile', 'no_active_policy', 'no_text', 'needs_whole_answer', 'other'] as const;
+export const InspectionSkipReason = z.enum(INSPECTION_SKIP_REASONS);
+export type InspectionSkipReason = z.infer<typeof InspectionSkipReason>;
+
 /** A content policy rule that fired: the policy and the index of the rule in its `rules`. */
 export const FiredRule = z.object({ policy_id: z.string().max(64), rule_index: z.number().int().min(0) });
 export type FiredRule = z.infer<typeof FiredRule>;
@@ -141,6 +152,8 @@ export const InspectionCheck = z.object({
   findings: z.number().int().min(0).default(0),
   /** Content policies: the fired rules (at most 20). */
   fired_rules: z.array(FiredRule).max(20).default([]),
+  /** Why a `skipped` check did not run; null for every other status (and in records older than it). */
+  reason: InspectionSkipReason.nullable().default(null),
 });
 export type InspectionCheck = z.infer<typeof InspectionCheck>;
 

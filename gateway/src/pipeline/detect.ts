@@ -9,9 +9,11 @@ import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard } from './guard-text.js';
 import { isSizeRefusal } from './inspection-limits.js';
 import type { profilePolicies } from './profile-policies.js';
+import type { SkipText } from './proof-of-inspection.js';
 import { runDetector } from './run-detector.js';
 
-export const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
+/** A detector not run, with one of the fixed texts its proof of inspection records as an id. */
+export const skipped = (reason: SkipText): DetectorOutcome<never> => ({ status: 'skipped', reason });
 
 export interface RequestFindings {
   threat: DetectorOutcome<ThreatResult>;

@@ -57,6 +57,7 @@ t.test('proof of inspection in events and the debugging header', async (t) => {
     t.ok(threat.latency_ms! >= 0);
     t.match(inspection.find((c) => c.detector === 'pii'), { findings: 1, score: Number });
     t.same(inspection.find((c) => c.detector === 'content_policy')!.fired_rules, [{ policy_id: policy.id, rule_index: 1 }], 'the policy and the index of the regex rule');
+    t.same(inspection.map((c) => c.reason), [null, null, null, 'off_in_profile'], 'the skipped check says why, stored with the event');
     for (const event of stored) t.same(event.inspection, inspection, `${event.event_type} carries the same proof`);
     t.notOk(JSON.stringify(inspection).includes('anna.petrova'), 'no value in the proof');
     t.notOk(JSON.stringify(inspection).toLowerCase().includes('budget'), 'no matched text in the proof');
@@ -75,7 +76,7 @@ t.test('proof of inspection in events and the debugging header', async (t) => {
     t.match(header, /^request\.threat=ok;score=[\d.]+;threshold=0\.8;model=[^;]+;findings=\d;ms=[\d.]+, /);
     t.match(header, new RegExp(`request\\.content_policy=ok;findings=1;ms=[\\d.]+;rules=${policy.id}#0`));
     t.match(header, /request\.pii=ok;score=[\d.]+;findings=1;ms=/);
-    t.match(header, /request\.content_safety=skipped/);
+    t.match(header, /request\.content_safety=skipped;reason=off_in_profile(,|$)/, 'a skipped check says why, as an id');
     t.match(header, /, response\.pii=ok;findings=\d+;ms=/, 'the response scan adds its checks');
     t.notOk(/anna|petrova|nightingale/i.test(header), 'never a value');
 

@@ -1,8 +1,8 @@
 // The proof of inspection of one side of a call: which checks ran on what, with which model, score and
 // threshold, how long, and which content policy rules fired. It goes into the security events of the
 // decision (`inspection`) and, when the profile asks, into X-Service-Inspection. Ids and numbers only:
-// a matched value or any prompt text never appears here.
-import { INSPECTION_DETECTORS, type FiredRule, type InspectionCheck, type Profile } from '@palisade/core';
+// a matched value or any prompt text never appears here; a skipped check's reason is a fixed id.
+import { INSPECTION_DETECTORS, type FiredRule, type InspectionCheck, type InspectionSkipReason, type Profile } from '@palisade/core';
 
 export const INSPECTION_HEADER = 'x-service-inspection';
 
@@ -11,6 +11,32 @@ interface Outcome {
   status: string;
   latency_ms?: number;
   result?: unknown;
+  /** A skipped outcome's text: one of SKIP_REASONS. */
+  reason?: string;
+}
+
+/**
+ * The fixed texts a skipped detector outcome carries, each with the id its check records. The request's
+ * and the buffered answer's detectors take only these texts (SkipText); the streamed answer's window
+ * check (streaming/window-check.ts) uses the same texts. Anything else is recorded as `other`, so no
+ * text reaches an event or the header through a reason.
+ */
+export const SKIP_REASONS = {
+  'threat detection is off in the profile': 'off_in_profile',
+  'PII detection is off in the profile': 'off_in_profile',
+  'content safety is off in the profile': 'off_in_profile',
+  'response PII scanning is disabled': 'off_in_profile',
+  'content safety on responses is off in the profile': 'off_in_profile',
+  'no active content policy in the profile': 'no_active_policy',
+  'no active response content policy in the profile': 'no_active_policy',
+  'no prompt text to check': 'no_text',
+  'no answer text to check': 'no_text',
+  'content safety needs the whole answer (buffered)': 'needs_whole_answer',
+} as const satisfies Record<string, InspectionSkipReason>;
+export type SkipText = keyof typeof SKIP_REASONS;
+
+export function skipReasonOf(text: string | undefined): InspectionSkipReason {
+  return text !== undefined && Object.hasOwn(SKIP_REASONS, text) ? SKIP_REASONS[text as SkipText] : 'other';
 }
 export type InspectionOutcomes = Partial<Record<(typeof INSPECTION_DETECTORS)[number], Outcome>>;
 
@@ -43,6 +69,7 @@ function checkOf(detector: (typeof INSPECTION_DETECTORS)[number], side: Side, ou
     latency_ms: outcome.latency_ms === undefined ? null : Math.max(0, round(outcome.latency_ms)),
     findings: 0,
     fired_rules: [],
+    reason: outcome.status === 'skipped' ? skipReasonOf(outcome.reason) : null,
   };
   const result = outcome.result as Record<string, unknown> | undefined;
   if (outcome.status !== 'ok' || !result) return check;
@@ -84,7 +111,8 @@ const headerToken = (value: string) => value.replace(/[^A-Za-z0-9._:/+-]/g, '_')
 
 /**
  * X-Service-Inspection: `side.detector=status;score=…;threshold=…;model=…;findings=…;ms=…;rules=policy#index|…`,
- * the checks separated by commas.
+ * the checks separated by commas; a skipped check adds `reason=<id>` (an id of INSPECTION_SKIP_REASONS,
+ * so the header stays ids and numbers, and a reader that knows no `reason` skips the field).
  */
 export function formatInspectionHeader(checks: readonly InspectionCheck[]): string {
   return checks
@@ -96,6 +124,7 @@ export function formatInspectionHeader(checks: readonly InspectionCheck[]): stri
       if (c.status === 'ok') fields.push(`findings=${c.findings}`);
       if (c.latency_ms !== null) fields.push(`ms=${c.latency_ms}`);
       if (c.fired_rules.length) fields.push(`rules=${c.fired_rules.map((r) => `${headerToken(r.policy_id)}#${r.rule_index}`).join('|')}`);
+      if (c.reason) fields.push(`reason=${c.reason}`);
       return fields.join(';');
     })
     .join(', ');

@@ -25,6 +25,7 @@ import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
 import { runDetector } from './run-detector.js';
+import { skipped } from './detect.js';
 import { traceEmission } from './request-inspector.js';
 import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts, PART_SEPARATOR } from './text-parts.js';
@@ -55,7 +56,6 @@ export interface ScanResponse {
   traceContext?: TraceContext | undefined;
 }
 
-const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
 
 /** One tool call's arguments in a buffered answer, as the JSON text the checks read. */
 interface ToolText {

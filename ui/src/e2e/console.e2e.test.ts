@@ -113,6 +113,9 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   const threat = page.locator('[data-testid="inspection-check"][data-detector="threat"]').first();
   t.equal(await threat.getAttribute('data-status'), 'ok', 'the proof of inspection shows the threat detector ran');
   t.match(await threat.textContent(), /\d\.\d{3} \/ \d\.\d{2}/, 'with its score against the threshold');
+  const safety = page.locator('[data-testid="inspection-check"][data-detector="content_safety"]').first();
+  t.equal(await safety.getAttribute('data-status'), 'skipped', 'content safety (off by default) is skipped');
+  t.equal(await safety.getByTestId('skip-reason').textContent(), 'off in the profile', 'and the trace view says why');
 
   await page.goto(`${urls.ui}/events?decision=SANITIZE`);
   await page.getByTestId('event-row').first().click();
@@ -346,6 +349,36 @@ await browserTest(t, 'content policies and exporters: created through their form
   await page.getByRole('dialog', { name: 'Please confirm' }).getByRole('button', { name: 'Delete' }).click();
   await row(page, 'e2e-form-hook').waitFor({ state: 'detached' });
   t.pass('the exporter made in the form is deleted');
+});
+
+await browserTest(t, "exporter edit: a webhook's settings change in its form, its secret header stays masked and is kept", async (t, page) => {
+  const hook = await startWebhookReceiver();
+  t.teardown(() => hook.close());
+  const SECRET = 'hook-secret-e2e-42';
+  const created = await adminApi<{ id: string }>('POST', '/api/v1/exporters', {
+    name: 'e2e-edit-hook', type: 'webhook', config: { url: hook.url, max_retries: 0, headers: { 'X-Hook-Token': SECRET } },
+  });
+  await page.setExtraHTTPHeaders(ADMIN);
+  await page.goto(`${urls.ui}/exporters`);
+  await row(page, 'e2e-edit-hook').getByRole('button', { name: 'Edit', exact: true }).click();
+  await field(page, 'Timeout sec').fill('7');
+  await field(page, 'Description').fill('edited in the console');
+  const header = page.getByRole('dialog').locator('input[value="X-Hook-Token"]');
+  t.equal(await header.count(), 1, "the header's name is shown");
+  t.equal(await page.getByRole('dialog').locator('input[type="password"]').inputValue(), '***', 'its value is shown masked, in a password field');
+  t.notMatch(await page.getByRole('dialog').innerHTML(), new RegExp(SECRET), 'the secret value is nowhere in the form');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByText('Saved').first().waitFor();
+
+  const stored = await adminApi<{ description: string; config: { timeout_sec: number; max_retries: number; url: string; headers: Record<string, string> } }>('GET', `/api/v1/exporters/${created.id}`);
+  t.equal(stored.config.timeout_sec, 7, 'the API shows the new timeout');
+  t.equal(stored.description, 'edited in the console', 'and the new description');
+  t.same({ url: stored.config.url, max_retries: stored.config.max_retries }, { url: hook.url, max_retries: 0 }, 'the fields not touched are kept');
+  t.same(stored.config.headers, { 'X-Hook-Token': '***' }, 'the header is answered masked');
+
+  await row(page, 'e2e-edit-hook').getByRole('button', { name: 'Send test event' }).click();
+  const [received] = await hook.waitForAccepted(1);
+  t.equal(received!.headers['x-hook-token'], SECRET, 'the stored secret was not lost on save: the test event carries it');
 });
 
 await browserTest(t, 'axe-core finds no serious accessibility violations on the main sections', async (t, page) => {

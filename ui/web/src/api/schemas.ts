@@ -1,9 +1,10 @@
 // Request body schemas straight from the Admin API's OpenAPI document, for the forms: the form of a
-// resource validates with the same JSON Schema the API documents (made from its zod model).
+// resource validates with the same JSON Schema the API documents (made from its zod model). Labels are
+// not set here: the form labels each field in the console's language (i18n/field-labels.ts).
 import type { RJSFSchema } from '@rjsf/utils';
 import openapi from './openapi.json';
 
-type Doc = { paths: Record<string, Record<string, { requestBody?: { content?: { 'application/json'?: { schema?: unknown } } } }>> };
+export type OpenApiDoc = { paths: Record<string, Record<string, { requestBody?: { content?: { 'application/json'?: { schema?: unknown } } } }>> };
 
 /** OpenAPI 3.0's `nullable: true` as JSON Schema's type union, which the form validator understands. */
 function toJsonSchema(node: unknown): unknown {
@@ -15,7 +16,9 @@ function toJsonSchema(node: unknown): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && value && typeof value === 'object') {
       // Property names are data, not keywords: a field called "description" or "pattern" is a field.
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, prop]) => [name, toJsonSchema(prop)]));
+      // A property the API refuses outright (`not: {}`, an update's fixed field) is no field of the form.
+      const fields = Object.entries(value).filter(([, prop]) => !refused(prop));
+      out[key] = Object.fromEntries(fields.map(([name, prop]) => [name, toJsonSchema(prop)]));
       continue;
     }
     if (key === 'nullable' || key === 'description' && typeof value !== 'string') continue;
@@ -37,13 +40,13 @@ function toJsonSchema(node: unknown): unknown {
   }
   const source = node as { nullable?: boolean; type?: string };
   if (source.nullable && typeof source.type === 'string') out.type = [source.type, 'null'];
-  // Labels: "request_timeout_ms" reads "Request timeout ms" unless the schema has a title.
-  if (out.properties && typeof out.properties === 'object') {
-    for (const [key, prop] of Object.entries(out.properties as Record<string, Record<string, unknown>>)) {
-      if (prop && typeof prop === 'object' && !prop.title) prop.title = humanize(key);
-    }
-  }
   return out;
+}
+
+/** zod's `never` (a field an update refuses): `{ not: {} }`. */
+function refused(prop: unknown): boolean {
+  const not = (prop as { not?: unknown } | null)?.not;
+  return Boolean(not) && typeof not === 'object' && Object.keys(not as object).length === 0;
 }
 
 /**
@@ -74,21 +77,61 @@ function simplestStringChoice(node: { anyOf?: unknown }): Record<string, unknown
   return { ...chosen, ...rest };
 }
 
-function humanize(key: string): string {
-  const words = key.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** Freezes a converted schema all the way down, so that a caller changing it fails in dev and tests. */
+function deepFreeze<T>(value: T): T {
+  // Hand-written: six lines over plain JSON, not worth a dependency.
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
-export function bodySchema(path: string, method: 'post' | 'put'): RJSFSchema | undefined {
-  const schema = (openapi as Doc).paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
-  return schema ? (toJsonSchema(schema) as RJSFSchema) : undefined;
+export interface FormSchemas {
+  /** The request body schema of an operation as the form uses it; the same (read-only) object every call. */
+  bodySchema(path: string, method: 'post' | 'put'): RJSFSchema | undefined;
+  /** Fields a create accepts but an update does not: fixed at creation, shown read-only when editing. */
+  immutableFields(collectionPath: string, itemPath: string): readonly string[];
 }
 
-/** Fields a create accepts but an update does not: fixed at creation, shown read-only when editing. */
-export function immutableFields(collectionPath: string, itemPath: string): string[] {
-  const create = bodySchema(collectionPath, 'post');
-  const update = bodySchema(itemPath, 'put');
-  const keys = (s: RJSFSchema | undefined) => Object.keys((s?.properties as object | undefined) ?? {});
-  const updatable = new Set(keys(update));
-  return keys(create).filter((k) => !updatable.has(k));
+/**
+ * The forms' schemas of one OpenAPI document. Converting a schema walks it and compiles its patterns,
+ * so each (path, method) is converted once and the result is shared by every render: it is frozen
+ * where `freeze` (dev and tests) so that a caller that would change it fails loudly instead of changing
+ * every other form.
+ */
+export function formSchemas(doc: OpenApiDoc, options: { freeze: boolean }): FormSchemas {
+  const bodies = new Map<string, RJSFSchema | undefined>();
+  const fixed = new Map<string, readonly string[]>();
+  const bodySchema = (path: string, method: 'post' | 'put'): RJSFSchema | undefined => {
+    const key = `${method} ${path}`;
+    if (!bodies.has(key)) {
+      const schema = doc.paths[path]?.[method]?.requestBody?.content?.['application/json']?.schema;
+      const converted = schema ? (toJsonSchema(schema) as RJSFSchema) : undefined;
+      bodies.set(key, options.freeze ? deepFreeze(converted) : converted);
+    }
+    return bodies.get(key);
+  };
+  const immutableFields = (collectionPath: string, itemPath: string): readonly string[] => {
+    const key = `${collectionPath} ${itemPath}`;
+    let fields = fixed.get(key);
+    if (!fields) {
+      const updatable = new Set(fieldNames(bodySchema(itemPath, 'put')));
+      fields = fieldNames(bodySchema(collectionPath, 'post')).filter((k) => !updatable.has(k));
+      if (options.freeze) Object.freeze(fields);
+      fixed.set(key, fields);
+    }
+    return fields;
+  };
+  return { bodySchema, immutableFields };
 }
+
+/** The field names of a body schema, those of each choice of a union (an exporter's kinds) included. */
+function fieldNames(schema: RJSFSchema | undefined): string[] {
+  const choices = [schema, ...((schema?.oneOf ?? schema?.anyOf ?? []) as RJSFSchema[])];
+  return [...new Set(choices.flatMap((s) => Object.keys((s?.properties as object | undefined) ?? {})))];
+}
+
+const forms = formSchemas(openapi as OpenApiDoc, { freeze: import.meta.env.DEV || import.meta.env.MODE === 'test' });
+export const bodySchema = forms.bodySchema;
+export const immutableFields = forms.immutableFields;

@@ -21,4 +21,5 @@ export type PolicyTestRequest = PostBody<'/api/v1/content-policies/test'>;
 export type PolicyTestResult = PostOk<'/api/v1/content-policies/test'>;
 export type MappingTestRequest = PostBody<'/api/v1/providers/mapping-test'>;
 export type MappingTestResult = PostOk<'/api/v1/providers/mapping-test'>;
+export type HealthCheckResult = PostOk<'/api/v1/providers/{id}/health-check'>;
 export type InspectionCheck = SecurityEvent['inspection'][number];

@@ -1,6 +1,6 @@
 // A resource form generated from the API's JSON Schema (react-jsonschema-form with Mantine widgets):
-// every field of the resource, validated as the API validates it, with help texts from the console's
-// translations. Field errors the API answers (`details`: [{path, message}]) are shown on the field
+// every field of the resource, validated as the API validates it, with labels and help texts from the
+// console's translations. Field errors the API answers (`details`: [{path, message}]) are shown on the field
 // they name.
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
@@ -10,6 +10,7 @@ import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
+import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
 
 export interface SchemaFormProps {
   schema: RJSFSchema;
@@ -26,6 +27,11 @@ export interface SchemaFormProps {
 export function SchemaForm(props: SchemaFormProps) {
   const { t, i18n } = useTranslation();
   const help = t('forms.fieldHelp', { returnObjects: true }) as Record<string, string>;
+  const schema = useMemo(
+    () => labelled(props.schema, (name) => fieldLabel(t, name)),
+    [props.schema, i18n.language],
+  );
+  const translateString = useMemo(() => formStrings(t), [i18n.language]);
   const uiSchema = useMemo(() => {
     const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
     const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
@@ -48,13 +54,14 @@ export function SchemaForm(props: SchemaFormProps) {
       )}
       <Form
         id={formId}
-        schema={props.schema}
+        schema={schema}
         uiSchema={uiSchema}
         formData={props.formData}
         validator={validator}
         readonly={props.readOnly}
         showErrorList={false}
         noHtml5Validate
+        translateString={translateString}
         {...(extraErrors ? { extraErrors } : {})}
         onChange={(e) => props.onChange?.(e.formData)}
         onSubmit={(e) => props.onSubmit(e.formData)}

@@ -1,4 +1,7 @@
 // English texts of the console. ru.ts has the same keys (its type is checked against this one).
+import type { InspectionCheck } from '../api/types';
+
+type SkipReason = NonNullable<InspectionCheck['reason']>;
 export const en = {
   app: { title: 'Palisade', subtitle: 'security console', theme: 'Toggle dark / light theme', language: 'Language', tenant: 'Tenant', allTenants: 'All tenants', signedInAs: 'Signed in as {{user}} ({{role}})', noRole: 'Your account has no role in Palisade. Ask an administrator to assign one.', loading: 'Loading…', skip: 'Skip to content' },
   nav: { dashboard: 'Dashboard', events: 'Security events', providers: 'Providers', profiles: 'Profiles', policies: 'Content policies', exporters: 'Exporters', reports: 'Reports', users: 'Users', retention: 'Retention settings', audit: 'Audit log' },
@@ -25,6 +28,7 @@ export const en = {
   inspection: {
     title: 'Proof of inspection', detector: 'Detector', side: 'Side', score: 'Score / threshold', findings: 'Findings', scoreOf: 'Score of {{detector}}', rule: 'policy {{policy}}, rule #{{rule}}',
     sides: { request: 'request', response: 'response' }, statuses: { ok: 'ran', skipped: 'skipped', timeout: 'timed out', error: 'error', unavailable: 'unavailable' },
+    skipReasons: { off_in_profile: 'off in the profile', no_active_policy: 'no active content policy for this side', no_text: 'nothing to check', needs_whole_answer: 'needs the whole answer (the answer was streamed)', other: 'another reason' } satisfies Record<SkipReason, string>,
   },
   providers: { title: 'Providers', health: 'Health', latency: 'Latency', lastError: 'Last error', checkNow: 'Check now', checked: 'Health check: {{status}}, {{latency}}; last error: {{error}}', checkedAt: 'Last checked: {{at}}', match: 'Match', target: 'Target', mapping: 'Mapping', presetHint: 'Recommended preset for {{type}}: {{preset}}', tester: 'Test the JSONPath strings', sample: 'Sample request body', sampleResponse: 'Sample response body', extracts: 'Extracts', noMatch: 'no match', field: 'Field', runTest: 'Run the paths', useSample: 'Use the preset’s sample' },
   profiles: { title: 'Profiles', provider: 'Provider', monitor: 'Monitor mode', monitorHint: 'Monitor mode: detectors run, nothing is blocked; would-be blocks are recorded as MONITOR_ALERT.', onlyActive: 'Only ACTIVE providers are offered.' },
@@ -36,9 +40,19 @@ export const en = {
   exporters: { title: 'Exporters', enabled: 'Enabled', sendTest: 'Send test event', testOk: 'Test event delivered', testFailed: 'Test event failed: {{message}}', delivered: 'delivered', failed: 'failed' },
   reports: { title: 'Reports', notYet: 'Reports arrive with the reports service: this Admin API does not offer /api/v1/reports yet.', generate: 'Generate report', period_start: 'Period start', period_end: 'Period end', format: 'Format', download: 'Download', none: 'No reports yet. Generate the first one above.' },
   users: { title: 'Users', username: 'User name', email: 'E-mail', firstName: 'First name', lastName: 'Last name', roles: 'Roles', enabled: 'Enabled', password: 'Password', tenant: 'Tenant', addRole: 'Add role' },
-  retention: { title: 'Retention settings', audit_retention_days: 'Audit records (days)', audit_help: 'At least 1095 days (3 years); cannot be lowered.', event_retention_days: 'Security events (days)', detail_retention_days: 'PII details scrubbed after (days)', detail_help: 'Events are kept; concrete PII values are replaced with masks.', report_retention_days: 'Reports (days)' },
+  retention: { title: 'Retention settings', audit_help: 'At least 1095 days (3 years); cannot be lowered.', detail_help: 'Events are kept; concrete PII values are replaced with masks.' },
   audit: { title: 'Audit log', user: 'User', action: 'Action', resource: 'Resource type', resourceId: 'Resource id', path: 'Request', statusCode: 'Answer', time: 'Time', body: 'Request body (secrets masked)' },
   forms: {
+    // Field labels by property name; English reads the property name (field-labels.ts), so only names
+    // that read badly that way have an entry here. ru.ts labels every property.
+    fields: {
+      audit_retention_days: 'Audit records (days)',
+      event_retention_days: 'Security events (days)',
+      detail_retention_days: 'PII details scrubbed after (days)',
+      report_retention_days: 'Reports (days)',
+    } as Record<string, string>,
+    // The form library's own texts by its name for each (field-labels.ts); English is the library's.
+    library: {} as Record<string, string>,
     fieldHelp: {
       provider_type: 'Vendor family; it selects the recommended mapping preset.',
       match_type: 'How requests are matched to this provider: by URL path pattern, by host, or by a header value.',

@@ -1,6 +1,6 @@
 // A decision's proof of inspection in the trace view: each detector that ran on each side, or was
-// skipped (off in the profile, sampled out) or failed, with its score against the profile's
-// threshold, its latency, findings and (content policies) the rules that fired.
+// skipped (and why: off in the profile, nothing to check, …) or failed, with its score against the
+// profile's threshold, its latency, findings and (content policies) the rules that fired.
 import { Badge, Code, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { InspectionCheck } from '../api/types';
@@ -41,7 +41,10 @@ export function Inspection({ checks }: { checks: InspectionCheck[] }) {
             <Table.Tr key={i} data-testid="inspection-check" data-detector={c.detector} data-status={c.status}>
               <Table.Td>{c.detector}{c.model_version ? <Text size="xs" c="dimmed">{c.model_version}</Text> : null}</Table.Td>
               <Table.Td>{t(`inspection.sides.${c.side}`)}</Table.Td>
-              <Table.Td><Badge color={STATUS_COLOR[c.status]} autoContrast>{t(`inspection.statuses.${c.status}`)}</Badge></Table.Td>
+              <Table.Td>
+                <Badge color={STATUS_COLOR[c.status]} autoContrast>{t(`inspection.statuses.${c.status}`)}</Badge>
+                {c.status === 'skipped' && c.reason ? <Text size="xs" c="dimmed" data-testid="skip-reason">{t(`inspection.skipReasons.${c.reason}`)}</Text> : null}
+              </Table.Td>
               <Table.Td><Score check={c} /></Table.Td>
               <Table.Td>{c.latency_ms != null ? `${Math.round(c.latency_ms * 10) / 10} ms` : '—'}</Table.Td>
               <Table.Td>

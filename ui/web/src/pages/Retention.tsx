@@ -19,7 +19,8 @@ export function Retention() {
     onSuccess: () => { notifications.show({ color: 'green', message: t('common.saved') }); void client.invalidateQueries({ queryKey: ['retention'] }); },
   });
   const schema = bodySchema('/api/v1/retention-settings', 'put');
-  const ui = Object.fromEntries(FIELDS.map((f) => [f, { 'ui:title': t(`retention.${f}`), ...(f === 'audit_retention_days' ? { 'ui:help': t('retention.audit_help') } : f === 'detail_retention_days' ? { 'ui:help': t('retention.detail_help') } : {}) }]));
+  // The labels are the form's own (forms.fields); the help texts are the page's.
+  const ui = { audit_retention_days: { 'ui:help': t('retention.audit_help') }, detail_retention_days: { 'ui:help': t('retention.detail_help') } };
   return (
     <Stack maw={640}>
       <Title order={2}>{t('retention.title')}</Title>

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import type { RJSFSchema } from '@rjsf/utils';
 import { Badge, Button, Group, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { rawCall } from '../../api/client';
+import { bodySchema } from '../../api/schemas';
 import { useSession } from '../../app/session';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
 
@@ -36,6 +38,18 @@ function SendTest({ row }: { row: ResourceRow }) {
   );
 }
 
+/**
+ * The edit form of an exporter of `type`. To the API an update's `config` is any object, checked
+ * against the stored exporter's kind, so its schema names no field: the form shows the fields of the
+ * record's own kind, as the create form does (a partial config changes only the fields it names).
+ */
+function editSchema(update: RJSFSchema, type: unknown): RJSFSchema {
+  const kinds = (bodySchema('/api/v1/exporters', 'post')?.oneOf ?? []) as RJSFSchema[];
+  const kind = kinds.find((k) => (k.properties as { type?: { enum?: unknown[] } } | undefined)?.type?.enum?.[0] === type);
+  const config = (kind?.properties as Record<string, RJSFSchema> | undefined)?.config;
+  return config ? { ...update, properties: { ...(update.properties as Record<string, RJSFSchema>), config } } : update;
+}
+
 export function Exporters() {
   const { t } = useTranslation();
   const { can } = useSession();
@@ -57,7 +71,12 @@ export function Exporters() {
         {can('write') && <SendTest row={row} />}
       </>
     ),
-    uiSchema: () => ({ 'ui:order': ['name', 'description', 'type', 'enabled', 'config', 'filters', 'field_mapping', 'custom_mapping', '*'] }),
+    schema: (schema, mode, _data, row) => (mode === 'edit' && row ? editSchema(schema, row.type) : schema),
+    uiSchema: () => ({
+      'ui:order': ['name', 'description', 'type', 'enabled', 'config', 'filters', 'field_mapping', 'custom_mapping', '*'],
+      // Header values and the SASL password are secrets: typed hidden, and a stored one is answered masked and sent back so.
+      config: { headers: { additionalProperties: { 'ui:widget': 'password' } }, sasl_password: { 'ui:widget': 'password' } },
+    }),
   };
   return <ResourcePage config={config} />;
 }

@@ -5,30 +5,25 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { RECOMMENDED_PRESET_BY_PROVIDER_TYPE, type ProviderTypeName } from '@palisade/mapping-presets';
 import { rawCall } from '../../api/client';
+import type { HealthCheckResult } from '../../api/types';
 import { useSession } from '../../app/session';
 import { StatusBadge } from '../../components/Severity';
 import { MappingTester } from './MappingTester';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
-
-interface HealthResult {
-  health_status?: string;
-  health_latency_ms?: number | null;
-  health_error_message?: string | null;
-}
 
 /** Runs a health check now; its result shows beside the button until the list has the new values. */
 function CheckNow({ row }: { row: ResourceRow }) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<HealthResult | null>(null);
+  const [result, setResult] = useState<HealthCheckResult | null>(null);
   const check = async () => {
     setBusy(true);
     try {
-      const answer = await rawCall<HealthResult>('POST', `/api/v1/providers/${row.id}/health-check`);
+      const answer = await rawCall<HealthCheckResult>('POST', `/api/v1/providers/${row.id}/health-check`);
       setResult(answer);
-      const status = answer.health_status ?? '?';
-      const latency = answer.health_latency_ms != null ? `${answer.health_latency_ms} ms` : '—';
+      const status = answer.health_status;
+      const latency = `${answer.health_latency_ms} ms`;
       notifications.show({ color: status === 'HEALTHY' ? 'green' : 'red', message: t('providers.checked', { status, latency, error: answer.health_error_message ?? '—' }) });
       await client.invalidateQueries({ queryKey: ['/api/v1/providers'] });
     } catch (e) {

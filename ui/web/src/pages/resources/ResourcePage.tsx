@@ -12,6 +12,7 @@ import { bodySchema, immutableFields } from '../../api/schemas';
 import { useSession } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { SchemaForm } from '../../components/SchemaForm';
+import { fieldLabel } from '../../i18n/field-labels';
 import { StatusBadge } from '../../components/Severity';
 
 export interface ResourceRow {
@@ -37,7 +38,8 @@ export interface ResourceConfig {
   /** ACTIVE / ARCHIVED moves (activate, archive, reactivate) by the record's status. */
   lifecycle?: 'full' | 'activate-only';
   rowActions?(row: ResourceRow, refresh: () => Promise<void>): ReactNode;
-  schema?(schema: RJSFSchema, mode: 'create' | 'edit', data: Record<string, unknown>): RJSFSchema;
+  /** Adjusts the form's schema (`row`: the stored record being edited). Returns a copy: `schema` is shared. */
+  schema?(schema: RJSFSchema, mode: 'create' | 'edit', data: Record<string, unknown>, row?: ResourceRow): RJSFSchema;
   uiSchema?(data: Record<string, unknown>, mode: 'create' | 'edit'): UiSchema;
   /** Adjusts the form as it changes (e.g. the recommended preset of a provider type). */
   onFormChange?(next: Record<string, unknown>, previous: Record<string, unknown>): Record<string, unknown>;
@@ -86,7 +88,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
 
   const mode = editing?.mode ?? 'create';
   const baseSchema = bodySchema(mode === 'create' ? config.path : itemPath, mode === 'create' ? 'post' : 'put');
-  const schema = baseSchema && (config.schema && editing ? config.schema(baseSchema, mode, editing.data) : baseSchema);
+  const schema = baseSchema && (config.schema && editing ? config.schema(baseSchema, mode, editing.data, editing.mode === 'edit' ? editing.row : undefined) : baseSchema);
   const fixed = mode === 'edit' ? immutableFields(config.path, itemPath) : [];
   const managed = editing?.mode === 'edit' && operatorManaged(editing.row);
   const readOnly = managed || !can('write');
@@ -141,7 +143,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
             {managed && <Alert color="yellow" mb="md">{t('common.readOnlyOperator', { kind: config.crdKind })}</Alert>}
             {editing.mode === 'edit' && fixed.length > 0 && (
               <Alert color="gray" mb="md" title={t('common.immutable')}>
-                {fixed.map((k) => <Text key={k} size="sm"><b>{k}</b>: {JSON.stringify(editing.row[k] ?? null)}</Text>)}
+                {fixed.map((k) => <Text key={k} size="sm"><b>{fieldLabel(t, k)}</b>: {JSON.stringify(editing.row[k] ?? null)}</Text>)}
               </Alert>
             )}
             {editing.mode === 'edit' && <Group mb="sm"><StatusBadge value={editing.row.status} /></Group>}

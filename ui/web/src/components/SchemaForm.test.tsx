@@ -1,0 +1,34 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MantineProvider } from '@mantine/core';
+import { bodySchema } from '../api/schemas';
+import { SchemaForm } from './SchemaForm';
+
+// As in Inspection.test.tsx: React 19's renderer, and i18next without its React binding, here in Russian.
+vi.mock('react-i18next', async () => {
+  const i18n = (await import('i18next')).createInstance();
+  await i18n.init({
+    lng: 'ru', fallbackLng: 'en', interpolation: { escapeValue: false },
+    resources: { en: { translation: (await import('../i18n/en')).en }, ru: { translation: (await import('../i18n/ru')).ru } },
+  });
+  return { useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) };
+});
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+let root: Root | undefined;
+afterEach(() => act(() => root?.unmount()));
+
+describe('SchemaForm', () => {
+  // The user form: text fields only (Mantine's number input comes through a CommonJS package that
+  // brings the root's React 18 into the test).
+  it('labels the fields in the console language, from the shared (frozen) schema without changing it', async () => {
+    const schema = bodySchema('/api/v1/users', 'post')!;
+    expect(Object.isFrozen(schema)).toBe(true);
+    const container = document.body.appendChild(document.createElement('div'));
+    root = createRoot(container);
+    await act(async () => root!.render(<MantineProvider><SchemaForm schema={schema} formData={{}} onSubmit={() => {}} /></MantineProvider>));
+    const labels = [...container.querySelectorAll('label')].map((l) => l.textContent?.replace(/\s*\*$/, ''));
+    expect(labels).toEqual(expect.arrayContaining(['Имя пользователя', 'Электронная почта', 'Пароль', 'Имя', 'Фамилия']));
+    expect(labels).not.toContain('Username');
+  });
+});
