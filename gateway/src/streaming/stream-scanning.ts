@@ -8,6 +8,7 @@ import { buildSecurityEvents, type EventEmitter, type SecurityEventContext, type
 import type { InspectionDetectors } from '../pipeline/detectors.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
+import { inspectionChecks, type InspectionOutcomes } from '../pipeline/proof-of-inspection.js';
 import type { StreamHead, UpstreamRequest } from '../upstream/index.js';
 import { codecForUrl } from './codecs.js';
 import { bufferingReason, holdbackChars, tailNeed, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
@@ -52,9 +53,9 @@ export interface StreamScanningOptions {
 const wantsStream = (json: unknown): boolean => json !== null && typeof json === 'object' && (json as { stream?: unknown }).stream === true;
 
 export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' | 'contentPolicy' | 'decisionPoint'>, options: StreamScanningOptions = {}) {
-  const emit = (call: StreamCall, drafts: Parameters<typeof buildSecurityEvents>[0]) => {
+  const emit = (call: StreamCall, drafts: Parameters<typeof buildSecurityEvents>[0], outcomes: InspectionOutcomes | undefined) => {
     if (!options.events || drafts.length === 0) return;
-    const context: SecurityEventContext = { ...call.context, trace_id: call.traceId, tenant_id: call.tenantId };
+    const context: SecurityEventContext = { ...call.context, trace_id: call.traceId, tenant_id: call.tenantId, ...(outcomes ? { inspection: inspectionChecks('response', outcomes, call.profile) } : {}) };
     options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile: call.profile, now: new Date() }));
   };
 
@@ -88,7 +89,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
       const reasons = verdict?.reasons.length ? verdict.reasons : [refusal.kind === 'unscannable' ? refusal.reason : 'the answer was blocked'];
       const drafts: SecurityEventPart[] = verdict ? [...verdict.events] : [];
       if (!drafts.some((e) => e.event_type === 'RESPONSE_BLOCKED')) drafts.push({ event_type: 'RESPONSE_BLOCKED', reasons });
-      emit(call, drafts);
+      emit(call, drafts, refusal.kind === 'verdict' ? refusal.verdict.outcomes : undefined);
       reply.log.info({ trace_id: call.traceId, reasons }, 'stream blocked mid-way');
       abortUpstream?.(new Error('the stream was blocked'));
       const blocked = new PalisadeError('RESPONSE_BLOCKED', { reasons });
@@ -100,7 +101,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
       void (async () => {
         for (const text of texts.values()) {
           const verdict = await checks(text);
-          emit(call, verdict.result?.events ?? []);
+          emit(call, verdict.result?.events ?? [], verdict.outcomes);
         }
       })().catch((error: unknown) => reply.log.warn({ err: error, trace_id: call.traceId }, 'events of a streamed answer not recorded'));
     };

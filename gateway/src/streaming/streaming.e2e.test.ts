@@ -5,7 +5,7 @@
 import t from 'tap';
 import OpenAI from 'openai';
 import { request } from 'undici';
-import { createEventRepository } from '@palisade/core';
+import { createEventRepository, type SecurityEvent } from '@palisade/core';
 import { openOneDatabase } from '../testing/one-database.js';
 import { startStack, type Stack } from '../testing/stack.js';
 import { parseSse } from '../upstream/sse.js';
@@ -44,7 +44,7 @@ t.test('incremental response scanning of streams', async (t) => {
   const db = await openOneDatabase(t, async () => stack?.close());
   stack = await startStack({ db });
   const s = stack;
-  const events = createEventRepository(db);
+  const events = createEventRepository<SecurityEvent>(db);
   const eventsOf = async (traceId: string, count: number) => {
     let types: string[] = [];
     for (let i = 0; i < 100 && types.length < count; i++) {
@@ -77,7 +77,15 @@ t.test('incremental response scanning of streams', async (t) => {
     t.notMatch(body, /john\.smith/, 'the value never left');
     t.equal(text, reply.replace('john.smith@example.org', 'j***@example.org'), 'the masked answer, nothing lost');
     t.match(body, /data: \[DONE\]\n\n$/, 'the end marker closes the stream');
-    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+    const traceId = String(res.headers['x-service-trace-id']);
+    t.same(await eventsOf(traceId, 1), ['RESPONSE_REDACTED']);
+    // The proof of inspection of a streamed answer, as of a buffered one.
+    const [event] = (await events.list({ trace_id: traceId })).items;
+    t.match(event!.inspection, [
+      { detector: 'pii', side: 'response', status: 'ok', findings: 1 },
+      { detector: 'content_policy', side: 'response', status: 'skipped', reason: 'no_active_policy' },
+      { detector: 'content_safety', side: 'response', status: 'skipped', reason: 'needs_whole_answer' },
+    ]);
   });
 
   t.test('a block ends the stream with an error event and the end marker, before any violating text', async (t) => {
@@ -90,7 +98,9 @@ t.test('incremental response scanning of streams', async (t) => {
     t.equal(sse.at(-1)!.data, '[DONE]');
     t.notMatch(res.text, /john|example\.org|word70/, 'none of the violating text, nothing after it');
     t.match(chatText(res.text), /^word0 word1/, 'the text before it streamed');
-    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_BLOCKED']);
+    const blockedTrace = String(res.headers['x-service-trace-id']);
+    t.same(await eventsOf(blockedTrace, 1), ['RESPONSE_BLOCKED']);
+    t.match((await events.list({ trace_id: blockedTrace })).items[0]!.inspection, [{ detector: 'pii', side: 'response', status: 'ok', findings: 1 }], 'a mid-stream block records its proof too');
   });
 
   t.test('regex rules on answers: the text streams while the upstream writes; a match is refused before it leaves', async (t) => {

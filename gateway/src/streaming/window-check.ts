@@ -3,10 +3,12 @@
 import type { Profile } from '@palisade/core';
 import { applyPiiAction } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
+import { decideFailSafe, type DecisionInput, type ResponseDecisionResult } from '../decision/index.js';
+import { skipped } from '../pipeline/detect.js';
 import type { InspectionDetectors } from '../pipeline/detectors.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
 import { runDetector } from '../pipeline/run-detector.js';
+import type { InspectionOutcomes } from '../pipeline/proof-of-inspection.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import type { MaskSpan } from './holdback.js';
 
@@ -16,6 +18,8 @@ export interface WindowVerdict {
   spans: MaskSpan[];
   /** Absent when only placeholders were restored (no response checks ran). */
   result?: ResponseDecisionResult | undefined;
+  /** The checks' outcomes, for the events' proof of inspection. */
+  outcomes?: InspectionOutcomes | undefined;
 }
 
 export interface StreamCheckContext {
@@ -47,8 +51,6 @@ export function withRestoration(check: WindowCheck | undefined, pseudonyms: Pseu
   };
 }
 
-const skipped = (reason: string): DetectorOutcome<never> => ({ status: 'skipped', reason });
-
 export function createWindowCheck(detectors: Pick<InspectionDetectors, 'pii' | 'contentPolicy' | 'decisionPoint'>, context: StreamCheckContext): WindowCheck {
   const { profile, snapshot } = context;
   const settings = profile.response_scanning;
@@ -66,8 +68,9 @@ export function createWindowCheck(detectors: Pick<InspectionDetectors, 'pii' | '
         : runDetector((signal) => detectors.contentPolicy.detect({ text, scope: 'output', revision: snapshot.revision, policies }, { ...call, signal }), timeoutMs),
     ]);
     let result: ResponseDecisionResult;
+    const outcomes = { pii, content_policy: contentPolicy, content_safety: skipped('content safety needs the whole answer (buffered)') };
     try {
-      const input = { profile, direction: 'response' as const, pii, content_policy: contentPolicy, content_safety: skipped('content safety needs the whole answer (buffered)') } as unknown as DecisionInput & { direction: 'response' };
+      const input = { profile, direction: 'response' as const, ...outcomes } as unknown as DecisionInput & { direction: 'response' };
       result = await detectors.decisionPoint.decide(input, call);
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
@@ -80,6 +83,6 @@ export function createWindowCheck(detectors: Pick<InspectionDetectors, 'pii' | '
         spans.push({ start: e.start, end: e.end, replacement: applyPiiAction(value, [{ type: e.type, start: 0, end: value.length }], 'partial') });
       }
     }
-    return { effective: result.effective, spans, result };
+    return { effective: result.effective, spans, result, outcomes: outcomes as InspectionOutcomes };
   };
 }
