@@ -58,3 +58,30 @@ t.test('any rewrite of a span inside a string keeps the JSON valid and changes t
   );
   t.equal(rewriteJsonText('{"card": 4111111111111111}', { text: '{"card": 4111111111111111}' }, [{ start: 9, end: 25, replacement: '****' }]), null, 'outside a string: refused');
 });
+
+t.test("a whole text's one-pass check refuses exactly the spans JsonStrings says are not inside one string", async (t) => {
+  await fc.assert(
+    fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.array(fc.string()))), fc.array(fc.tuple(fc.nat(), fc.nat({ max: 8 })), { maxLength: 4 }), (value, picks) => {
+      const raw = JSON.stringify(value);
+      if (raw.length === 0) return;
+      // Sorted spans, apart.
+      const spans: Array<{ start: number; end: number; replacement: string }> = [];
+      let from = 0;
+      for (const [offset, length] of picks) {
+        const start = from + (offset % Math.max(1, raw.length - from));
+        const end = Math.min(raw.length, start + length);
+        if (start >= raw.length) break;
+        spans.push({ start, end, replacement: 'x' });
+        from = end + 1;
+        if (from >= raw.length) break;
+      }
+      const strings = new JsonStrings();
+      strings.push(raw);
+      const expected = spans.every((s) => strings.holds(s.start, s.end));
+      const got = rewriteJsonText(raw, { text: raw }, spans) !== null;
+      if (got !== expected) throw new Error(`${raw} ${JSON.stringify(spans)}: one pass ${got}, JsonStrings ${expected}`);
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass('both readers agree');
+});

@@ -13,9 +13,16 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 // The gateway depends on this workspace (its tests use the bench helpers), so its normalizer is loaded
 // from its build output instead of through a package reference that would make a cycle.
 const NORMALIZER = join(ROOT, 'gateway', 'dist', 'normalizer', 'index.js');
+const JSON_TEXT = join(ROOT, 'gateway', 'dist', 'pipeline', 'json-text.js');
 
 interface NormalizerModule {
   createNormalizer(): { normalize(input: { text: string; profile: { translation: { enabled: boolean; target_lang: string } } }): Promise<unknown> };
+}
+
+/** The reader of tool-call arguments (an LLM's output, so an attacker's text): escapes decoded, string literals found. */
+interface JsonTextModule {
+  decodeJsonEscapes(raw: string): { text: string; rawAt?: number[] };
+  rewriteJsonText(raw: string, decoded: { text: string; rawAt?: number[] }, spans: ReadonlyArray<{ start: number; end: number; replacement: string }>): string | null;
 }
 
 /** A system prompt for SYSTEM_PROMPT_LEAK, so that rule runs too. */
@@ -28,11 +35,21 @@ async function subjects(): Promise<AdversarialSubject[]> {
   const { createNormalizer } = (await import(pathToFileURL(NORMALIZER).href)) as NormalizerModule;
   const normalizer = createNormalizer();
   const profile = { translation: { enabled: false, target_lang: 'en' } };
+  const jsonText = (await import(pathToFileURL(JSON_TEXT).href)) as JsonTextModule;
   return [
     { name: 'pii', run: (text) => detectPii(text, { direction: 'output', language: 'ru', systemPrompt: SYSTEM_PROMPT }) },
     { name: 'content-policy', run: (text) => evaluator.detect({ text, scope: 'input', revision: 'adversarial', policies }) },
     { name: 'normalizer', run: (text) => normalizer.normalize({ text, profile }) },
     { name: 'threat-features', run: (text) => threat.extract(text) },
+    {
+      name: 'tool-arguments',
+      run: (text) => {
+        const decoded = jsonText.decodeJsonEscapes(text);
+        // A finding in the middle: the string literals of the whole text are found, then one is rewritten.
+        const at = decoded.text.length >> 1;
+        return jsonText.rewriteJsonText(text, decoded, [{ start: at, end: at + 1, replacement: '*' }]);
+      },
+    },
   ];
 }
 
