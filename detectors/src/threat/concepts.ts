@@ -93,6 +93,8 @@ export const THREAT_CONCEPTS: readonly ThreatConcept[] = [
 export interface ThreatConceptLexicon {
   /** The concept index of a lower-case word, or -1. */
   lookup(word: string): number;
+  /** False when no word or prefix of the lexicon starts with these two code units (0xffff: a one-unit word). */
+  mayStart(first: number, second: number): boolean;
   readonly names: readonly string[];
 }
 
@@ -122,6 +124,7 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   const starts = new Set([...exact.keys()].map(startKey).concat([...byStart.keys()]));
   return {
     names: concepts.map((c) => c.name),
+    mayStart: (first, second) => starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);
       if (!starts.has(key)) return -1;
