@@ -21,29 +21,34 @@ const isLeetCode = (c: number): boolean => leetLetter(c) !== 0;
 const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
 const LEET_TOKEN_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
 
-// leetCounts' results, in the Int32Array it fills (one per call of the caller, not an object per token).
+// leetCounts packs its four counts into one number, six bits each: it counts tokens of at most 32 code units.
 const LETTERS = 0;
-const FLANKED = 1; // leet characters with a letter on both sides ("h3llo")
-const TOUCHING = 2; // leet characters with a letter on at least one side
-const POINTS = 3; // code points of the token
+const FLANKED = 6; // leet characters with a letter on both sides ("h3llo")
+const TOUCHING = 12; // leet characters with a letter on at least one side
+const POINTS = 18; // code points of the token
+const MAX_COUNTED_UNITS = 32;
+const field = (counts: number, shift: number): number => (counts >>> shift) & 63;
 
 /** The counts of the token text[start, end), read by code point (as [...token] splits it) without splitting it. */
-function leetCounts(text: string, start: number, end: number, counts: Int32Array): Int32Array {
-  counts.fill(0);
+function leetCounts(text: string, start: number, end: number): number {
+  let letters = 0;
+  let flanked = 0;
+  let touching = 0;
+  let points = 0;
   let previousLetter = false;
   // A leet character waits for the next code point to know whether a letter follows it.
   let pending = false;
   let pendingAfterLetter = false;
-  for (let i = start; i < end; counts[POINTS]!++) {
+  for (let i = start; i < end; points++) {
     const c = text.charCodeAt(i);
     const width = isThreatSurrogate(c) ? Math.max(1, threatCharWidth(text, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR)) : 1;
     const letter = width === 1 ? (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.letter) !== 0 : LETTER.test(text.slice(i, i + 2));
     if (pending) {
-      if (pendingAfterLetter && letter) counts[FLANKED]!++;
-      if (pendingAfterLetter || letter) counts[TOUCHING]!++;
+      if (pendingAfterLetter && letter) flanked++;
+      if (pendingAfterLetter || letter) touching++;
       pending = false;
     }
-    if (letter) counts[LETTERS]!++;
+    if (letter) letters++;
     else if (isLeetCode(c)) {
       pending = true;
       pendingAfterLetter = previousLetter;
@@ -51,16 +56,17 @@ function leetCounts(text: string, start: number, end: number, counts: Int32Array
     previousLetter = letter;
     i += width;
   }
-  if (pending && pendingAfterLetter) counts[TOUCHING]!++;
-  return counts;
+  if (pending && pendingAfterLetter) touching++;
+  return (letters << LETTERS) | (flanked << FLANKED) | (touching << TOUCHING) | (points << POINTS);
 }
 
 /**
- * Calls `visit` with each token of /[\p{L}\p{N}@$!|€]+/gu that holds a leet character, found with the
- * character table (a matchAll over every token of an ordinary prompt with a digit in it cost more than
- * the rest of the de-obfuscation); stops at the first visit that returns true and returns whether one did.
+ * Calls `visit` with each token of /[\p{L}\p{N}@$!|€]+/gu that holds a leet character and has `min` to
+ * `max` code units, found with the character table (a matchAll over every token of an ordinary prompt
+ * with a digit in it cost more than the rest of the de-obfuscation); stops at the first visit that
+ * returns true and returns whether one did.
  */
-function someLeetToken(text: string, visit: (start: number, end: number) => boolean): boolean {
+function someLeetToken(text: string, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
   let i = 0;
   while (i < text.length) {
     const start = i;
@@ -80,7 +86,7 @@ function someLeetToken(text: string, visit: (start: number, end: number) => bool
       i++;
       continue;
     }
-    if (leet && visit(start, i)) return true;
+    if (leet && i - start >= min && i - start <= max && visit(start, i)) return true;
   }
   return false;
 }
@@ -92,23 +98,24 @@ function someLeetToken(text: string, visit: (start: number, end: number) => bool
  * "gpt-4", "mp3", "win10") are left as they are. Returns the text and how many tokens changed.
  */
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
-  // Long tokens are identifiers, hashes or base64, not words written in leetspeak (the test counts
-  // code units, the mapping below code points, as the regexes they replaced did).
-  const counts = new Int32Array(4);
+  // Long tokens are identifiers, hashes or base64, not words written in leetspeak: the test takes
+  // tokens of at most 16 code units, the mapping at most 16 code points, as the regexes they replaced
+  // did. A leetspeak token has two letters and a leet character, a mapped one a letter and a leet
+  // character, so shorter tokens are not counted.
   const isLeetspeak = (start: number, end: number): boolean => {
-    if (end - start > MAX_LEET_WORD) return false;
-    const c = leetCounts(text, start, end, counts);
-    return c[LETTERS]! >= 2 && (c[FLANKED]! > 0 || c[TOUCHING]! >= 2);
+    const c = leetCounts(text, start, end);
+    return field(c, LETTERS) >= 2 && (field(c, FLANKED) > 0 || field(c, TOUCHING) >= 2);
   };
-  if (!HAS_LEET.test(text) || !someLeetToken(text, isLeetspeak)) return { text, count: 0 };
+  if (!HAS_LEET.test(text) || !someLeetToken(text, 3, MAX_LEET_WORD, isLeetspeak)) return { text, count: 0 };
   // The mapped tokens are written into one buffer (leet characters map one code unit to one), not
   // by a replace() callback per token (see threatStringOfCodes).
   const out = new Uint16Array(text.length);
   let copied = 0;
   let count = 0;
-  someLeetToken(text, (start, end) => {
-    const c = leetCounts(text, start, end, counts);
-    if (c[POINTS]! > MAX_LEET_WORD || c[LETTERS] === 0 || c[TOUCHING] === 0) return false;
+  // More than 32 code units are more than 16 code points.
+  someLeetToken(text, 2, MAX_COUNTED_UNITS, (start, end) => {
+    const c = leetCounts(text, start, end);
+    if (field(c, POINTS) > MAX_LEET_WORD || field(c, LETTERS) === 0 || field(c, TOUCHING) === 0) return false;
     count++;
     for (let j = copied; j < start; j++) out[j] = text.charCodeAt(j);
     for (let j = start; j < end; j++) {
@@ -244,31 +251,31 @@ export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Opti
   const out: string[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
   // The blocks are the matches of /[A-Za-z0-9+/_-]{20,}={0,2}/g, found as runs of a 128-entry table (a
-  // run of 20 or more is a match from its start, and no shorter run holds one), each run's character
-  // classes noted on the way: a hostile text holds tens of thousands of blocks, and a regex test per
-  // block, or an exception per block that is not UTF-8, cost 4 µs each.
+  // run of 20 or more is a match from its start, and no shorter run holds one), their character classes
+  // read by code: a hostile text holds tens of thousands of blocks, and a regex test per block, or an
+  // exception per block that is not UTF-8, cost 4 µs each.
+  const isBase64 = (c: number): boolean => c < 128 && BASE64_CHAR[c] === 1;
   let i = 0;
   while (i < text.length && out.length < options.maxBlocks) {
-    let c = text.charCodeAt(i);
-    if (c >= 128 || BASE64_CHAR[c] !== 1) {
+    if (!isBase64(text.charCodeAt(i))) {
       i++;
       continue;
     }
     const start = i;
-    let lower = false;
-    let upperOrDigit = false;
-    let urlSafe = false;
-    do {
-      if (c >= 0x61 && c <= 0x7a) lower = true;
-      else if ((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39)) upperOrDigit = true;
-      else if (c === 0x2d || c === 0x5f) urlSafe = true;
-      i++;
-      c = text.charCodeAt(i);
-    } while (i < text.length && c < 128 && BASE64_CHAR[c] === 1);
+    while (i < text.length && isBase64(text.charCodeAt(i))) i++;
     if (i - start < BASE64_MIN_BLOCK) continue;
     const end = i;
     while (i < text.length && i - end < 2 && text.charCodeAt(i) === 0x3d) i++;
     if (i - start > options.maxBlockChars) continue;
+    let lower = false;
+    let upperOrDigit = false;
+    let urlSafe = false;
+    for (let j = start; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c >= 0x61 && c <= 0x7a) lower = true;
+      else if ((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39)) upperOrDigit = true;
+      else if (c === 0x2d || c === 0x5f) urlSafe = true;
+    }
     // Mixed case or digits: a real encoding, not a long lower-case word or an ALL-CAPS constant.
     if (!lower || !upperOrDigit) continue;
     const block = text.slice(start, i);

@@ -196,23 +196,25 @@ export function createThreatFeatureExtractor(
 
   // The window's code units with a space on each side, and each character n-gram's bucket in the order
   // they are counted (by start position, then length). Both grow only for a window longer than the config's.
-  let codes = new Uint16Array(config.windowChars + 2);
+  let codeBytes = Buffer.alloc(2 * (config.windowChars + 2));
+  let codes = new Uint16Array(codeBytes.buffer, codeBytes.byteOffset, config.windowChars + 2);
   let buckets = new Int32Array(codes.length * (config.charNgramMax - config.charNgramMin + 1));
   // The layout every model so far uses (1- to 5-grams) is hashed by an unrolled loop, a third faster than the loop over lengths.
   const unrolled = config.charNgramMin === 1 && config.charNgramMax === 5;
   const [, salt1, salt2, salt3, salt4, salt5] = lengthSalts as [number, number, number, number, number, number];
   const bucketOf = (h: number): number => threatFmix32(h) & mask;
 
-  // The hot loop: hashing first (one FNV chain per start position, read from a typed array, not the
-  // string), then counting, which touches the large count table only.
+  // The window's code units copied by Buffer.write (lone surrogates kept): a charCodeAt per character of
+  // a window, a slice of its view, cost four times as much.
   const loadCodes = (text: string): void => {
     const n = text.length + 2;
     if (codes.length < n) {
-      codes = new Uint16Array(n);
+      codeBytes = Buffer.alloc(2 * n);
+      codes = new Uint16Array(codeBytes.buffer, codeBytes.byteOffset, n);
       buckets = new Int32Array(n * (config.charNgramMax - config.charNgramMin + 1));
     }
     codes[0] = 0x20;
-    for (let i = 1; i < n - 1; i++) codes[i] = text.charCodeAt(i - 1);
+    codeBytes.write(text, 2, 'utf16le');
     codes[n - 1] = 0x20;
   };
 
