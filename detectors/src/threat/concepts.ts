@@ -122,9 +122,12 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   });
   for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
   const starts = new Set([...exact.keys()].map(startKey).concat([...byStart.keys()]));
+  // The first code units of those starts: most words are ruled out by one array read.
+  const firstUnits = new Uint8Array(0x10000);
+  for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
   return {
     names: concepts.map((c) => c.name),
-    mayStart: (first, second) => starts.has(first * 0x10000 + second),
+    mayStart: (first, second) => firstUnits[first] === 1 && starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);
       if (!starts.has(key)) return -1;

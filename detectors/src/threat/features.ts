@@ -141,7 +141,9 @@ export function createThreatFeatureExtractor(
   const seedConcept = threatFmix32(config.hashSeed ^ 0x05);
   const seedPosition = threatFmix32(config.hashSeed ^ 0x06);
   // (bucket of word, position tag) per word of the window, counted after the word group is flushed.
-  const positioned: number[] = [];
+  // A window has fewer words than characters.
+  let positioned = new Int32Array(config.windowChars);
+  let positionedCount = 0;
   const lengthSalts = Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
 
   // The window's vector is written here and copied out once: growing number[] per window allocated
@@ -266,11 +268,15 @@ export function createThreatFeatureExtractor(
   // Word n-grams of the loaded window (its text is `text`: code unit j is codes[j + 1]); the concept
   // sequence (concept id, word position) is collected on the way.
   const wordGrams = (text: string, offset: number): void => {
-    let previous: number | undefined;
+    // Not `number | undefined`: a hash above 2^30 in a variable that may hold undefined is boxed, an
+    // allocation per word.
+    let previous = 0;
+    let first = true;
     let position = 0;
     let sentenceStart = offset === 0;
     conceptSeq.length = 0;
-    positioned.length = 0;
+    positionedCount = 0;
+    if (positioned.length < text.length) positioned = new Int32Array(text.length);
     const length = text.length;
     // The words of /[\p{L}\p{N}]+/u, found with the character table (char-classes.ts) instead of
     // matchAll, whose match arrays were a fifth of the worker's allocations.
@@ -297,12 +303,13 @@ export function createThreatFeatureExtractor(
       }
       if (config.positionWeight > 0) {
         const tag = (offset + start < config.headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
-        positioned.push(threatFmix32(threatHashPair(h, tag, seedPosition)) & mask);
+        positioned[positionedCount++] = threatFmix32(threatHashPair(h, tag, seedPosition)) & mask;
       }
       sentenceStart = false;
       countBucket(threatFmix32(h) & mask);
-      if (config.wordNgramMax >= 2 && previous !== undefined) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
+      if (config.wordNgramMax >= 2 && !first) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
       previous = h;
+      first = false;
       // The word is cut out only when the lexicon has a word or prefix that starts like it.
       if (lexicon.mayStart(codes[start + 1]!, i - start > 1 ? codes[start + 2]! : 0xffff)) {
         const concept = lexicon.lookup(text.slice(start, i));
@@ -345,7 +352,7 @@ export function createThreatFeatureExtractor(
     wordGrams(window.text, window.offset ?? 0);
     flush(config.wordWeight);
     if (config.positionWeight > 0) {
-      for (const bucket of positioned) countBucket(bucket);
+      for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
       flush(config.positionWeight);
     }
     if (config.conceptWeight > 0) {
