@@ -88,8 +88,10 @@ export interface ThreatFeatureExtractor {
   readonly config: ThreatFeatureConfig;
   /** The windows of every view of a raw prompt (normalisation included). */
   windows(prompt: string): ThreatWindow[];
-  /** The sparse vector of one window. */
-  vector(window: ThreatWindow): ThreatWindowVector;
+  /** The signal families found in one window (what vector() reports as `signals`). */
+  signals(window: ThreatWindow): ThreatSignalFamily[];
+  /** The sparse vector of one window; `signals`, when given, are that window's from signals(). */
+  vector(window: ThreatWindow, signals?: readonly ThreatSignalFamily[]): ThreatWindowVector;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
 }
@@ -344,7 +346,9 @@ export function createThreatFeatureExtractor(
     return bucket;
   };
 
-  const vector = (window: ThreatWindow): ThreatWindowVector => {
+  const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals);
+
+  const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
     outCount = 0;
     loadCodes(window.text);
     charGrams(window.text.length);
@@ -359,7 +363,7 @@ export function createThreatFeatureExtractor(
       conceptGrams();
       flush(config.conceptWeight);
     }
-    const found = threatSignalsIn(window.text, signals);
+    const found = known ?? signalsOf(window);
     if (config.signalWeight > 0) {
       for (const name of found) pushOut(signalBucket(name), config.signalWeight);
       for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
@@ -399,6 +403,7 @@ export function createThreatFeatureExtractor(
   return {
     config,
     windows,
+    signals: signalsOf,
     vector,
     extract,
   };
