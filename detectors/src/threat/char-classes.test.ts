@@ -117,6 +117,22 @@ t.test('homoglyph resolution equals a per-word replace() with Unicode script tes
   t.equal(resolveThreatHomoglyphs('𝐚ж ignоre ж𝐚'), '𝐚ж ignore ж𝐚', 'astral letters are part of their word');
 });
 
+t.test('the printable-text test equals a regex test per character', async () => {
+  const reference = (text: string): boolean => {
+    if (text.length < 8) return false;
+    let readable = 0;
+    let letters = 0;
+    for (const ch of text) {
+      if (/[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u.test(ch)) readable++;
+      if (/\p{L}/u.test(ch)) letters++;
+    }
+    const total = [...text].length;
+    return readable / total >= 0.95 && letters / total >= 0.5 && /\s/.test(text);
+  };
+  const decoded = fc.array(fc.constantFrom('a', 'я', '中', '𝐚', '1', '𝟏', ' ', '\n', '\t', '\u00a0', '.', '"', '{', '\u0301', '\ud800', '\u0000', '€'), { minLength: 6, maxLength: 30 }).map((c) => c.join(''));
+  fc.assert(fc.property(fc.oneof(text, decoded), (s) => threatReadableText(s) === reference(s)), { numRuns: 5000 });
+});
+
 // The printable-text test is the same function on both sides: what changed is how blocks are found and decoded.
 t.test('base64 decoding equals the block regex, a strict decoder and replace() of the URL-safe alphabet', async () => {
   const reference = (s: string): string[] => {

@@ -287,17 +287,30 @@ export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Opti
   return out;
 }
 
+const READABLE = /[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u;
+
 /** Decoded base64 that reads as text: printable, mostly letters, with some spacing. */
 export function threatReadableText(text: string): boolean {
-  if (text.length < 8) return false;
+  // The spacing test first: a hostile text can hold tens of thousands of blocks that decode to text
+  // without any (a JSON header, an identifier), each then ruled out without a test per character.
+  if (text.length < 8 || !/\s/.test(text)) return false;
   let readable = 0;
   let letters = 0;
+  let total = 0;
   for (const ch of text) {
-    if (/[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u.test(ch)) readable++;
-    if (/\p{L}/u.test(ch)) letters++;
+    total++;
+    // Letters and numbers of the BMP by the table; the rest (and astral characters) by the regexes.
+    const flags = ch.length === 1 ? THREAT_CHAR_TABLE[ch.charCodeAt(0)]! : 0;
+    if ((flags & THREAT_CHAR.letter) !== 0) {
+      readable++;
+      letters++;
+    } else if ((flags & THREAT_CHAR.number) !== 0) readable++;
+    else {
+      if (READABLE.test(ch)) readable++;
+      if (ch.length === 2 && LETTER.test(ch)) letters++;
+    }
   }
-  const total = [...text].length;
-  return readable / total >= 0.95 && letters / total >= 0.5 && /\s/.test(text);
+  return readable / total >= 0.95 && letters / total >= 0.5;
 }
 
 export interface ThreatTextViews {
