@@ -75,3 +75,10 @@ export function threatStringOfCodes(codes: Uint16Array, length: number): string 
   if (wide) return Buffer.from(codes.buffer, codes.byteOffset, length * 2).toString('utf16le');
   return Buffer.from(codes.subarray(0, length)).toString('latin1');
 }
+
+/** The UTF-16 code units of `text` in a new array, copied by Buffer.write (a charCodeAt each costs several times as much). */
+export function threatCodesOf(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length);
+  Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).write(text, 'utf16le');
+  return codes;
+}

@@ -2,7 +2,7 @@
 // spaced-out letters ("i g n o r e") and instructions wrapped in base64. Each produces an extra view of
 // the prompt that is scored like plain text; the prompt's score is the maximum over its views.
 import { isUtf8 } from 'node:buffer';
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatStringOfCodes } from './char-classes.js';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
 import { collapseThreatWhitespace, lowerThreatText, stripThreatInvisibles } from './normalize.js';
 
 const LEET: Readonly<Record<string, string>> = {
@@ -29,8 +29,11 @@ const POINTS = 18; // code points of the token
 const MAX_COUNTED_UNITS = 32;
 const field = (counts: number, shift: number): number => (counts >>> shift) & 63;
 
-/** The counts of the token text[start, end), read by code point (as [...token] splits it) without splitting it. */
-function leetCounts(text: string, start: number, end: number): number {
+/**
+ * The counts of the token text[start, end), read by code point (as [...token] splits it) without
+ * splitting it; `codes` holds the text's code units.
+ */
+function leetCounts(text: string, codes: Uint16Array, start: number, end: number): number {
   let letters = 0;
   let flanked = 0;
   let touching = 0;
@@ -40,7 +43,7 @@ function leetCounts(text: string, start: number, end: number): number {
   let pending = false;
   let pendingAfterLetter = false;
   for (let i = start; i < end; points++) {
-    const c = text.charCodeAt(i);
+    const c = codes[i]!;
     const width = isThreatSurrogate(c) ? Math.max(1, threatCharWidth(text, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR)) : 1;
     const letter = width === 1 ? (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.letter) !== 0 : LETTER.test(text.slice(i, i + 2));
     if (pending) {
@@ -66,13 +69,13 @@ function leetCounts(text: string, start: number, end: number): number {
  * with a digit in it cost more than the rest of the de-obfuscation); stops at the first visit that
  * returns true and returns whether one did.
  */
-function someLeetToken(text: string, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
+function someLeetToken(text: string, codes: Uint16Array, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
   let i = 0;
   while (i < text.length) {
     const start = i;
     let leet = false;
     while (i < text.length) {
-      const c = text.charCodeAt(i);
+      const c = codes[i]!;
       let width: number;
       if (isLeetCode(c)) {
         leet = true;
@@ -102,31 +105,26 @@ export function undoThreatLeetspeak(text: string): { text: string; count: number
   // tokens of at most 16 code units, the mapping at most 16 code points, as the regexes they replaced
   // did. A leetspeak token has two letters and a leet character, a mapped one a letter and a leet
   // character, so shorter tokens are not counted.
+  if (!HAS_LEET.test(text)) return { text, count: 0 };
+  const codes = threatCodesOf(text);
   const isLeetspeak = (start: number, end: number): boolean => {
-    const c = leetCounts(text, start, end);
+    const c = leetCounts(text, codes, start, end);
     return field(c, LETTERS) >= 2 && (field(c, FLANKED) > 0 || field(c, TOUCHING) >= 2);
   };
-  if (!HAS_LEET.test(text) || !someLeetToken(text, 3, MAX_LEET_WORD, isLeetspeak)) return { text, count: 0 };
-  // The mapped tokens are written into one buffer (leet characters map one code unit to one), not
-  // by a replace() callback per token (see threatStringOfCodes).
-  const out = new Uint16Array(text.length);
-  let copied = 0;
+  if (!someLeetToken(text, codes, 3, MAX_LEET_WORD, isLeetspeak)) return { text, count: 0 };
+  // The mapped tokens are rewritten in the copy of the code units (leet characters map one code unit
+  // to one), not by a replace() callback per token (see threatStringOfCodes); a token is counted before
+  // it is rewritten, and the scan goes on after it.
   let count = 0;
   // More than 32 code units are more than 16 code points.
-  someLeetToken(text, 2, MAX_COUNTED_UNITS, (start, end) => {
-    const c = leetCounts(text, start, end);
+  someLeetToken(text, codes, 2, MAX_COUNTED_UNITS, (start, end) => {
+    const c = leetCounts(text, codes, start, end);
     if (field(c, POINTS) > MAX_LEET_WORD || field(c, LETTERS) === 0 || field(c, TOUCHING) === 0) return false;
     count++;
-    for (let j = copied; j < start; j++) out[j] = text.charCodeAt(j);
-    for (let j = start; j < end; j++) {
-      const code = text.charCodeAt(j);
-      out[j] = leetLetter(code) || code;
-    }
-    copied = end;
+    for (let j = start; j < end; j++) codes[j] = leetLetter(codes[j]!) || codes[j]!;
     return false;
   });
-  for (let j = copied; j < text.length; j++) out[j] = text.charCodeAt(j);
-  return { text: threatStringOfCodes(out, text.length), count };
+  return { text: threatStringOfCodes(codes, text.length), count };
 }
 
 // Three or more single letters separated by the same one-character separator ("i g n o r e",
