@@ -191,17 +191,22 @@ export function joinThreatSpacedLetters(text: string): { text: string; count: nu
       continue;
     }
     count++;
-    out ??= new Uint16Array(length);
-    for (let j = copied; j < p; j++) out[written++] = text.charCodeAt(j);
+    // Compacted in one copy of the code units: what precedes the first run is already in place.
+    if (out === undefined) {
+      out = threatCodesOf(text);
+      written = p;
+    } else {
+      for (let j = copied; j < p; j++) out[written++] = out[j]!;
+    }
     for (let j = p; j < end; j++) {
-      const c = text.charCodeAt(j);
+      const c = out[j]!;
       if (c !== separator) out[written++] = c;
     }
     copied = end;
     p = end;
   }
   if (out === undefined) return { text, count: 0 };
-  for (let j = copied; j < length; j++) out[written++] = text.charCodeAt(j);
+  for (let j = copied; j < length; j++) out[written++] = out[j]!;
   return { text: threatStringOfCodes(out, written), count };
 }
 

@@ -1,7 +1,7 @@
 // The detector's own cheap normalisation. The gateway's normalizer already did NFKC, zero-width removal
 // and homoglyph resolution, but the service can be called directly, and the model was trained on text
 // normalised exactly this way, so it is applied to every input (idempotent on normalised text).
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatStringOfCodes } from './char-classes.js';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
 
 // Zero-width and invisible format characters that split words without showing: ZW space/joiners, word
 // joiner, BOM, soft hyphen, Mongolian vowel separator, bidi marks and the invisible math operators.
@@ -49,10 +49,9 @@ export function resolveThreatHomoglyphs(text: string): string {
     const c = text.charCodeAt(i);
     return isThreatSurrogate(c) ? threatCharWidth(text, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
   };
-  // Changed words are written into one buffer of the text's length (each lookalike is one code unit
-  // for one), not concatenated: a text of one long mixed-script word made a rope of a million pieces.
+  // Changed words are rewritten in one copy of the code units (each lookalike is one code unit for
+  // one), not concatenated: a text of one long mixed-script word made a rope of a million pieces.
   let out: Uint16Array | undefined;
-  let copied = 0;
   let i = 0;
   while (i < text.length) {
     let width = widthAt(i);
@@ -88,18 +87,14 @@ export function resolveThreatHomoglyphs(text: string): string {
     if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? TO_LATIN : undefined;
     else table = cyrillic > latin ? TO_CYRILLIC : TO_LATIN;
     if (table === undefined) continue;
-    out ??= new Uint16Array(text.length);
-    for (let j = copied; j < start; j++) out[j] = text.charCodeAt(j);
+    out ??= threatCodesOf(text);
     // Keys are BMP letters, so mapping code units maps the word's code points (surrogates stay).
     for (let j = start; j < i; j++) {
-      const c = text.charCodeAt(j);
+      const c = out[j]!;
       out[j] = (c < table.length ? table[c]! : 0) || c;
     }
-    copied = i;
   }
-  if (out === undefined) return text;
-  for (let j = copied; j < text.length; j++) out[j] = text.charCodeAt(j);
-  return threatStringOfCodes(out, text.length);
+  return out === undefined ? text : threatStringOfCodes(out, text.length);
 }
 
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
@@ -119,22 +114,22 @@ export function collapseThreatWhitespace(text: string): string {
   let first = start;
   while (first < end && !(isSpace(first) && (text.charCodeAt(first) !== 0x20 || isSpace(first + 1)))) first++;
   if (first === end) return start === 0 && end === text.length ? text : text.slice(start, end);
-  // Written into one buffer, not by replace() (see threatStringOfCodes). Between `start` and `end` every
-  // run of spaces lies between two other characters, so each run becomes one space.
-  const out = new Uint16Array(end - start);
+  // Compacted in one copy of the code units, not by replace() (see threatStringOfCodes). Between `start`
+  // and `end` every run of spaces lies between two other characters, so each run becomes one space.
+  const codes = threatCodesOf(text);
+  const space = (c: number): boolean => (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.space) !== 0;
   let n = 0;
-  for (let i = start; i < first; i++) out[n++] = text.charCodeAt(i);
-  let i = first;
+  let i = start;
   while (i < end) {
-    const c = text.charCodeAt(i++);
-    if ((THREAT_CHAR_TABLE[c]! & THREAT_CHAR.space) === 0) {
-      out[n++] = c;
+    const c = codes[i++]!;
+    if (!space(c)) {
+      codes[n++] = c;
       continue;
     }
-    out[n++] = 0x20;
-    while (i < end && isSpace(i)) i++;
+    codes[n++] = 0x20;
+    while (i < end && space(codes[i]!)) i++;
   }
-  return threatStringOfCodes(out, n);
+  return threatStringOfCodes(codes, n);
 }
 
 /**
