@@ -43,7 +43,7 @@ t.test('views of a prompt', async (t) => {
 
 t.test('the rewriting scans leave no garbage to collect on texts with a match every other character', async (t) => {
   // replace() kept every match's pieces alive until it returned, and the young-generation collections
-  // that copied them cost 40 to 160 ms on 1 MiB (1 MiB took 40 to 90 times as long as 64 KiB). The
+  // that copied them cost 40 to 160 ms on 1 MiB (the collapse took 90 times as long as on 64 KiB). The
   // collector's own account of its work during each call (v8.GCProfiler), the least of three calls.
   const cases: Array<[string, string, (text: string) => unknown]> = [
     ['whitespace collapse', '\na', collapseThreatWhitespace],
