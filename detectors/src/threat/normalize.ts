@@ -43,15 +43,17 @@ export function resolveThreatHomoglyphs(text: string): string {
   // Most prompts have neither: one scan instead of a per-word, per-letter script test.
   if (!MAY_CHANGE.test(text)) return text;
   const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
+  // The text is read from, and changed words rewritten in, one copy of its code units (each lookalike
+  // is one code unit for one), not concatenated: a text of one long mixed-script word made a rope of a
+  // million pieces.
+  const codes = threatCodesOf(text);
+  let changed = false;
   const widthAt = (i: number): number => {
     // Past the end: no read outside the table (an out-of-bounds typed-array read deoptimises the loop).
-    if (i >= text.length) return 0;
-    const c = text.charCodeAt(i);
+    if (i >= codes.length) return 0;
+    const c = codes[i]!;
     return isThreatSurrogate(c) ? threatCharWidth(text, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
   };
-  // Changed words are rewritten in one copy of the code units (each lookalike is one code unit for
-  // one), not concatenated: a text of one long mixed-script word made a rope of a million pieces.
-  let out: Uint16Array | undefined;
   let i = 0;
   while (i < text.length) {
     let width = widthAt(i);
@@ -64,7 +66,7 @@ export function resolveThreatHomoglyphs(text: string): string {
     let latin = 0;
     let greek = false;
     do {
-      const c = text.charCodeAt(i);
+      const c = codes[i]!;
       // The common blocks by code; the rest by their Unicode script.
       if (c < 0x80) {
         if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) latin++;
@@ -87,14 +89,14 @@ export function resolveThreatHomoglyphs(text: string): string {
     if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? TO_LATIN : undefined;
     else table = cyrillic > latin ? TO_CYRILLIC : TO_LATIN;
     if (table === undefined) continue;
-    out ??= threatCodesOf(text);
+    changed = true;
     // Keys are BMP letters, so mapping code units maps the word's code points (surrogates stay).
     for (let j = start; j < i; j++) {
-      const c = out[j]!;
-      out[j] = (c < table.length ? table[c]! : 0) || c;
+      const c = codes[j]!;
+      codes[j] = (c < table.length ? table[c]! : 0) || c;
     }
   }
-  return out === undefined ? text : threatStringOfCodes(out, text.length);
+  return changed ? threatStringOfCodes(codes, text.length) : text;
 }
 
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
