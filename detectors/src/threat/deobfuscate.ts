@@ -258,14 +258,13 @@ export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Opti
   // read by code: a hostile text holds tens of thousands of blocks, and a regex test per block, or an
   // exception per block that is not UTF-8, cost 4 µs each.
   const isBase64 = (c: number): boolean => c < 128 && BASE64_CHAR[c] === 1;
+  const length = text.length;
   let i = 0;
-  while (i < text.length && out.length < options.maxBlocks) {
-    if (!isBase64(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
+  while (out.length < options.maxBlocks) {
+    while (i < length && !isBase64(text.charCodeAt(i))) i++;
+    if (i === length) break;
     const start = i;
-    while (i < text.length && isBase64(text.charCodeAt(i))) i++;
+    while (i < length && isBase64(text.charCodeAt(i))) i++;
     if (i - start < BASE64_MIN_BLOCK) continue;
     const end = i;
     while (i < text.length && i - end < 2 && text.charCodeAt(i) === 0x3d) i++;
