@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { THREAT_CHAR, THREAT_CHAR_TABLE } from './char-classes.js';
-import { decodeThreatBase64Blocks, joinThreatSpacedLetters, undoThreatLeetspeak } from './deobfuscate.js';
+import { decodeThreatBase64Blocks, joinThreatSpacedLetters, threatReadableText, undoThreatLeetspeak } from './deobfuscate.js';
 import { collapseThreatWhitespace, resolveThreatHomoglyphs } from './normalize.js';
 
 // The table-driven scans must answer exactly what the regexes they replaced answer; these regexes are
@@ -48,28 +48,53 @@ t.test('spaced-letter joining equals the run regex everywhere (the pre-check mis
   );
 });
 
-t.test('leetspeak detection equals a matchAll over every token', async () => {
+t.test('leetspeak detection and mapping equal a matchAll and a replace() over every token', async () => {
   const token = /[\p{L}\p{N}@$!|€]+/gu;
   const letter = /\p{L}/u;
   const leetChar = /[0134578@$!|€]/;
+  const leet: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '€': 'e' };
+  const counts = (chars: string[]) => {
+    let letters = 0;
+    let flanked = 0;
+    let touching = 0;
+    chars.forEach((ch, i) => {
+      if (letter.test(ch)) return void letters++;
+      if (!leetChar.test(ch)) return;
+      const before = i > 0 && letter.test(chars[i - 1]!);
+      const after = i + 1 < chars.length && letter.test(chars[i + 1]!);
+      if (before && after) flanked++;
+      if (before || after) touching++;
+    });
+    return { letters, flanked, touching };
+  };
   const isLeet = (s: string): boolean =>
     [...s.matchAll(token)].some(([m]) => {
       if (m.length > 16 || !leetChar.test(m)) return false;
-      const chars = [...m];
-      let letters = 0;
-      let flanked = 0;
-      let touching = 0;
-      chars.forEach((ch, i) => {
-        if (letter.test(ch)) return void letters++;
-        if (!leetChar.test(ch)) return;
-        const before = i > 0 && letter.test(chars[i - 1]!);
-        const after = i + 1 < chars.length && letter.test(chars[i + 1]!);
-        if (before && after) flanked++;
-        if (before || after) touching++;
-      });
-      return letters >= 2 && (flanked > 0 || touching >= 2);
+      const c = counts([...m]);
+      return c.letters >= 2 && (c.flanked > 0 || c.touching >= 2);
     });
-  fc.assert(fc.property(text, (s) => undoThreatLeetspeak(s).count > 0 === isLeet(s)), { numRuns: 5000 });
+  const reference = (s: string): { text: string; count: number } => {
+    if (!isLeet(s)) return { text: s, count: 0 };
+    let count = 0;
+    const out = s.replace(token, (m) => {
+      const chars = [...m];
+      if (!leetChar.test(m) || chars.length > 16) return m;
+      const c = counts(chars);
+      if (c.letters === 0 || c.touching === 0) return m;
+      count++;
+      return chars.map((ch) => leet[ch] ?? ch).join('');
+    });
+    return { text: out, count };
+  };
+  const leety = fc.array(fc.constantFrom('a', 'я', '𝐚', '𝟏', '1', '3', '@', '€', '|', '2', ' ', '.'), { maxLength: 40 }).map((chars) => chars.join(''));
+  fc.assert(
+    fc.property(fc.oneof(text, leety), (s) => {
+      const got = undoThreatLeetspeak(s);
+      const expected = reference(s);
+      return got.text === expected.text && got.count === expected.count;
+    }),
+    { numRuns: 5000 },
+  );
 });
 
 t.test('homoglyph resolution equals a per-word replace() with Unicode script tests', async (t) => {
@@ -90,6 +115,52 @@ t.test('homoglyph resolution equals a per-word replace() with Unicode script tes
   const mixed = fc.array(fc.constantFrom('a', 'o', 'k', 'x', 'а', 'о', 'ж', 'α', 'ο', 'ж', '\u0485', '\u0301', '𝐚', ' ', '1', 'é'), { maxLength: 30 }).map((chars) => chars.join(''));
   fc.assert(fc.property(fc.oneof(text, mixed), (s) => resolveThreatHomoglyphs(s) === reference(s)), { numRuns: 5000 });
   t.equal(resolveThreatHomoglyphs('𝐚ж ignоre ж𝐚'), '𝐚ж ignore ж𝐚', 'astral letters are part of their word');
+});
+
+t.test('the printable-text test equals a regex test per character', async () => {
+  const reference = (text: string): boolean => {
+    if (text.length < 8) return false;
+    let readable = 0;
+    let letters = 0;
+    for (const ch of text) {
+      if (/[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u.test(ch)) readable++;
+      if (/\p{L}/u.test(ch)) letters++;
+    }
+    const total = [...text].length;
+    return readable / total >= 0.95 && letters / total >= 0.5 && /\s/.test(text);
+  };
+  const decoded = fc.array(fc.constantFrom('a', 'я', '中', '𝐚', '1', '𝟏', ' ', '\n', '\t', '\u00a0', '.', '"', '{', '\u0301', '\ud800', '\u0000', '€'), { minLength: 6, maxLength: 30 }).map((c) => c.join(''));
+  fc.assert(fc.property(fc.oneof(text, decoded), (s) => threatReadableText(s) === reference(s)), { numRuns: 5000 });
+});
+
+// The printable-text test is the same function on both sides: what changed is how blocks are found and decoded.
+t.test('base64 decoding equals the block regex, a strict decoder and replace() of the URL-safe alphabet', async () => {
+  const reference = (s: string): string[] => {
+    const out: string[] = [];
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    for (const [block] of s.matchAll(/[A-Za-z0-9+/_-]{20,}={0,2}/g)) {
+      if (out.length >= 8) break;
+      if (block.length > 64 * 1024 || !/[a-z]/.test(block) || !/[A-Z0-9]/.test(block)) continue;
+      try {
+        const decoded = decoder.decode(Buffer.from(block.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
+        if (threatReadableText(decoded)) out.push(decoded);
+      } catch {
+        continue;
+      }
+    }
+    return out;
+  };
+  // Encodings of readable text, of bytes that are not UTF-8 and of text that is not readable, in both
+  // alphabets, cut and joined with separators and padding.
+  const piece = fc.oneof(
+    fc.string({ minLength: 6, maxLength: 40 }).map((s) => Buffer.from(`${s} ${s}`).toString('base64')),
+    fc.string({ minLength: 6, maxLength: 40 }).map((s) => Buffer.from(`${s} и ${s}`).toString('base64url')),
+    fc.uint8Array({ minLength: 10, maxLength: 40 }).map((b) => Buffer.from(b).toString('base64')),
+    fc.uint8Array({ minLength: 10, maxLength: 40 }).map((b) => Buffer.from(b).toString('base64url')),
+    fc.constantFrom(' ', '.', '=', '==', '===', 'é', '-', '_', 'abcdefghijklmnopqrstuvwxyz', 'AAAAAAAAAAAAAAAAAAAAAAAA'),
+  );
+  const texts = fc.array(piece, { maxLength: 12 }).map((pieces) => pieces.join(''));
+  fc.assert(fc.property(texts, (s) => JSON.stringify(decodeThreatBase64Blocks(s)) === JSON.stringify(reference(s))), { numRuns: 3000 });
 });
 
 t.test('base64 blocks are the matches of the block regex', async (t) => {

@@ -93,6 +93,8 @@ export const THREAT_CONCEPTS: readonly ThreatConcept[] = [
 export interface ThreatConceptLexicon {
   /** The concept index of a lower-case word, or -1. */
   lookup(word: string): number;
+  /** False when no word or prefix of the lexicon starts with these two code units (0xffff: a one-unit word). */
+  mayStart(first: number, second: number): boolean;
   readonly names: readonly string[];
 }
 
@@ -120,8 +122,12 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   });
   for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
   const starts = new Set([...exact.keys()].map(startKey).concat([...byStart.keys()]));
+  // The first code units of those starts: most words are ruled out by one array read.
+  const firstUnits = new Uint8Array(0x10000);
+  for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
   return {
     names: concepts.map((c) => c.name),
+    mayStart: (first, second) => firstUnits[first] === 1 && starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);
       if (!starts.has(key)) return -1;

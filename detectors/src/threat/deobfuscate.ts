@@ -1,39 +1,97 @@
 // Undoing the cheap obfuscations attackers use to slip past n-gram models: leetspeak ("1gn0r3"),
 // spaced-out letters ("i g n o r e") and instructions wrapped in base64. Each produces an extra view of
 // the prompt that is scored like plain text; the prompt's score is the maximum over its views.
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
+import { isUtf8 } from 'node:buffer';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
 import { collapseThreatWhitespace, lowerThreatText, stripThreatInvisibles } from './normalize.js';
 
 const LEET: Readonly<Record<string, string>> = {
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '€': 'e',
 };
-const LEET_TOKEN = /[\p{L}\p{N}@$!|€]+/gu;
 const LETTER = /\p{L}/u;
 const HAS_LEET = /[0134578@$!|€]/;
 const MAX_LEET_WORD = 16;
 
-interface LeetCounts {
-  letters: number;
-  /** Leet characters with a letter on both sides ("h3llo"). */
-  flanked: number;
-  /** Leet characters with a letter on at least one side. */
-  touching: number;
+/** LEET as code units: each leet character and its letter are one BMP code unit (0: not leet). */
+const LEET_TO = new Uint16Array(128);
+for (const [from, to] of Object.entries(LEET)) if (from.charCodeAt(0) < 128) LEET_TO[from.charCodeAt(0)] = to.charCodeAt(0);
+const EURO = 0x20ac; // € is the one non-ASCII leet character
+const leetLetter = (c: number): number => (c < 128 ? LEET_TO[c]! : c === EURO ? LEET['€']!.charCodeAt(0) : 0);
+const isLeetCode = (c: number): boolean => leetLetter(c) !== 0;
+const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
+const LEET_TOKEN_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
+
+// leetCounts packs its four counts into one number, six bits each: it counts tokens of at most 32 code units.
+const LETTERS = 0;
+const FLANKED = 6; // leet characters with a letter on both sides ("h3llo")
+const TOUCHING = 12; // leet characters with a letter on at least one side
+const POINTS = 18; // code points of the token
+const MAX_COUNTED_UNITS = 32;
+const field = (counts: number, shift: number): number => (counts >>> shift) & 63;
+
+/**
+ * The counts of the token text[start, end), read by code point (as [...token] splits it) without
+ * splitting it; `codes` holds the text's code units.
+ */
+function leetCounts(text: string, codes: Uint16Array, start: number, end: number): number {
+  let letters = 0;
+  let flanked = 0;
+  let touching = 0;
+  let points = 0;
+  let previousLetter = false;
+  // A leet character waits for the next code point to know whether a letter follows it.
+  let pending = false;
+  let pendingAfterLetter = false;
+  for (let i = start; i < end; points++) {
+    const c = codes[i]!;
+    const width = isThreatSurrogate(c) ? Math.max(1, threatCharWidth(text, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR)) : 1;
+    const letter = width === 1 ? (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.letter) !== 0 : LETTER.test(text.slice(i, i + 2));
+    if (pending) {
+      if (pendingAfterLetter && letter) flanked++;
+      if (pendingAfterLetter || letter) touching++;
+      pending = false;
+    }
+    if (letter) letters++;
+    else if (isLeetCode(c)) {
+      pending = true;
+      pendingAfterLetter = previousLetter;
+    }
+    previousLetter = letter;
+    i += width;
+  }
+  if (pending && pendingAfterLetter) touching++;
+  return (letters << LETTERS) | (flanked << FLANKED) | (touching << TOUCHING) | (points << POINTS);
 }
 
-function leetCounts(chars: readonly string[]): LeetCounts {
-  const counts = { letters: 0, flanked: 0, touching: 0 };
-  chars.forEach((ch, i) => {
-    if (LETTER.test(ch)) {
-      counts.letters++;
-      return;
+/**
+ * Calls `visit` with each token of /[\p{L}\p{N}@$!|€]+/gu that holds a leet character and has `min` to
+ * `max` code units, found with the character table (a matchAll over every token of an ordinary prompt
+ * with a digit in it cost more than the rest of the de-obfuscation); stops at the first visit that
+ * returns true and returns whether one did.
+ */
+function someLeetToken(text: string, codes: Uint16Array, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    let leet = false;
+    while (i < text.length) {
+      const c = codes[i]!;
+      let width: number;
+      if (isLeetCode(c)) {
+        leet = true;
+        width = 1;
+      } else if (!isThreatSurrogate(c)) width = (THREAT_CHAR_TABLE[c]! & LEET_TOKEN_FLAGS) !== 0 ? 1 : 0;
+      else width = threatCharWidth(text, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR);
+      if (width === 0) break;
+      i += width;
     }
-    if (LEET[ch] === undefined) return;
-    const before = i > 0 && LETTER.test(chars[i - 1]!);
-    const after = i + 1 < chars.length && LETTER.test(chars[i + 1]!);
-    if (before && after) counts.flanked++;
-    if (before || after) counts.touching++;
-  });
-  return counts;
+    if (i === start) {
+      i++;
+      continue;
+    }
+    if (leet && i - start >= min && i - start <= max && visit(start, i)) return true;
+  }
+  return false;
 }
 
 /**
@@ -43,75 +101,113 @@ function leetCounts(chars: readonly string[]): LeetCounts {
  * "gpt-4", "mp3", "win10") are left as they are. Returns the text and how many tokens changed.
  */
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
-  // Long tokens are identifiers, hashes or base64, not words written in leetspeak. A token without a
-  // leet character counts neither flanked nor touching ones: skipped before it is split.
-  if (!HAS_LEET.test(text) || !hasLeetToken(text)) return { text, count: 0 };
+  // Long tokens are identifiers, hashes or base64, not words written in leetspeak: the test takes
+  // tokens of at most 16 code units, the mapping at most 16 code points, as the regexes they replaced
+  // did. A leetspeak token has two letters and a leet character, a mapped one a letter and a leet
+  // character, so shorter tokens are not counted.
+  if (!HAS_LEET.test(text)) return { text, count: 0 };
+  const codes = threatCodesOf(text);
+  const isLeetspeak = (start: number, end: number): boolean => {
+    const c = leetCounts(text, codes, start, end);
+    return field(c, LETTERS) >= 2 && (field(c, FLANKED) > 0 || field(c, TOUCHING) >= 2);
+  };
+  if (!someLeetToken(text, codes, 3, MAX_LEET_WORD, isLeetspeak)) return { text, count: 0 };
+  // The mapped tokens are rewritten in the copy of the code units (leet characters map one code unit
+  // to one), not by a replace() callback per token (see threatStringOfCodes); a token is counted before
+  // it is rewritten, and the scan goes on after it.
   let count = 0;
-  const out = text.replace(LEET_TOKEN, (token) => {
-    if (!HAS_LEET.test(token)) return token;
-    const chars = [...token];
-    if (chars.length > MAX_LEET_WORD) return token;
-    const c = leetCounts(chars);
-    if (c.letters === 0 || c.touching === 0) return token;
+  // More than 32 code units are more than 16 code points.
+  someLeetToken(text, codes, 2, MAX_COUNTED_UNITS, (start, end) => {
+    const c = leetCounts(text, codes, start, end);
+    if (field(c, POINTS) > MAX_LEET_WORD || field(c, LETTERS) === 0 || field(c, TOUCHING) === 0) return false;
     count++;
-    return chars.map((ch) => LEET[ch] ?? ch).join('');
+    for (let j = start; j < end; j++) codes[j] = leetLetter(codes[j]!) || codes[j]!;
+    return false;
   });
-  return { text: out, count };
-}
-
-const LEET_ASCII = new Uint8Array(128);
-for (const ch of '0134578@$!|') LEET_ASCII[ch.charCodeAt(0)] = 1;
-const isLeetCode = (c: number): boolean => (c < 128 ? LEET_ASCII[c] === 1 : c === 0x20ac); // € is the one non-ASCII one
-const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
-
-/**
- * Whether some token of LEET_TOKEN is leetspeak (see undoThreatLeetspeak). Tokens are found with the
- * character table and only those with a leet character are split: matchAll over every token of an
- * ordinary prompt with a digit in it cost more than the rest of the de-obfuscation.
- */
-function hasLeetToken(text: string): boolean {
-  const tokenFlags = THREAT_CHAR.letter | THREAT_CHAR.number;
-  let i = 0;
-  while (i < text.length) {
-    const start = i;
-    let leet = false;
-    while (i < text.length) {
-      const c = text.charCodeAt(i);
-      let width: number;
-      if (isLeetCode(c)) {
-        leet = true;
-        width = 1;
-      } else if (!isThreatSurrogate(c)) width = (THREAT_CHAR_TABLE[c]! & tokenFlags) !== 0 ? 1 : 0;
-      else width = threatCharWidth(text, i, tokenFlags, LEET_TOKEN_CHAR);
-      if (width === 0) break;
-      i += width;
-    }
-    if (i === start) {
-      i++;
-      continue;
-    }
-    // Long tokens are identifiers, hashes or base64, not words written in leetspeak.
-    if (!leet || i - start > MAX_LEET_WORD) continue;
-    const c = leetCounts([...text.slice(start, i)]);
-    if (c.letters >= 2 && (c.flanked > 0 || c.touching >= 2)) return true;
-  }
-  return false;
+  return { text: threatStringOfCodes(codes, text.length), count };
 }
 
 // Three or more single letters separated by the same one-character separator ("i g n o r e",
 // "s.y.s.t.e.m"). Two spaces, or a different separator, end a run: that is how spaced-out text marks
-// word boundaries.
-const SPACED_RUN = /(?<![\p{L}\p{N}])\p{L}([ ._*\-])\p{L}(?:\1\p{L})+(?![\p{L}\p{N}])/gu;
+// word boundaries. SPACED_RUN is /(?<![\p{L}\p{N}])\p{L}([ ._*\-])\p{L}(?:\1\p{L})+(?![\p{L}\p{N}])/gu
+// (char-classes.test.ts holds the scan below to it).
 
-/** Spaced-out letters joined into words; returns the text and how many runs were joined. */
+const isSpacedSeparator = (c: number): boolean => c === 0x20 || c === 0x2e || c === 0x5f || c === 0x2a || c === 0x2d;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+const WORD_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
+
+/**
+ * Spaced-out letters joined into words; returns the text and how many runs were joined. The matches of
+ * SPACED_RUN, replaced by their letters, found by a scan that writes into one buffer: the regex pushed a
+ * backtracking entry per letter of a run and its replace() a piece per match, so a 1 MiB run cost 60 ms
+ * of collections (see threatStringOfCodes).
+ */
 export function joinThreatSpacedLetters(text: string): { text: string; count: number } {
   if (!mayHaveSpacedRun(text)) return { text, count: 0 };
+  const length = text.length;
+  /** Code units of the letter at i, 0 when none is there. */
+  const letterAt = (i: number): number => (i < length ? threatCharWidth(text, i, THREAT_CHAR.letter, LETTER) : 0);
+  const wordCharAt = (i: number): boolean => i < length && threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) > 0;
+  /** The lookbehind: a letter or number ends at i (an astral one is a pair ending there). */
+  const wordCharBefore = (i: number): boolean => {
+    if (i === 0) return false;
+    const c = text.charCodeAt(i - 1);
+    if (!isThreatSurrogate(c)) return (THREAT_CHAR_TABLE[c]! & WORD_FLAGS) !== 0;
+    return c >= 0xdc00 && i >= 2 && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) < 0xdc00 && WORD_CHAR.test(text.slice(i - 2, i));
+  };
+  let out: Uint16Array | undefined;
+  let written = 0;
+  let copied = 0;
   let count = 0;
-  const out = text.replace(SPACED_RUN, (run) => {
+  let p = 0;
+  while (p < length) {
+    const first = letterAt(p);
+    if (first === 0 || wordCharBefore(p)) {
+      p += first > 0 ? first : 1;
+      continue;
+    }
+    const separator = text.charCodeAt(p + first);
+    let width = isSpacedSeparator(separator) ? letterAt(p + first + 1) : 0;
+    if (width === 0) {
+      p += first;
+      continue;
+    }
+    // Greedy repetitions of separator + letter; when a letter or number follows the last one, the
+    // regex backtracks one repetition (a separator follows that one) and needs one left.
+    let letters = 2;
+    let end = p + first + 1 + width;
+    let before = end;
+    while (end < length && text.charCodeAt(end) === separator && (width = letterAt(end + 1)) > 0) {
+      before = end;
+      end += 1 + width;
+      letters++;
+    }
+    if (wordCharAt(end)) {
+      end = before;
+      letters--;
+    }
+    if (letters < 3) {
+      p += first;
+      continue;
+    }
     count++;
-    return run.replace(/[ ._*\-]/g, '');
-  });
-  return { text: out, count };
+    // Compacted in one copy of the code units: what precedes the first run is already in place.
+    if (out === undefined) {
+      out = threatCodesOf(text);
+      written = p;
+    } else {
+      for (let j = copied; j < p; j++) out[written++] = out[j]!;
+    }
+    for (let j = p; j < end; j++) {
+      const c = out[j]!;
+      if (c !== separator) out[written++] = c;
+    }
+    copied = end;
+    p = end;
+  }
+  if (out === undefined) return { text, count: 0 };
+  for (let j = copied; j < length; j++) out[written++] = out[j]!;
+  return { text: threatStringOfCodes(out, written), count };
 }
 
 /**
@@ -140,32 +236,6 @@ const BASE64_CHAR = new Uint8Array(128);
 for (const ch of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') BASE64_CHAR[ch.charCodeAt(0)] = 1;
 const BASE64_MIN_BLOCK = 20;
 
-/**
- * The matches of /[A-Za-z0-9+/_-]{20,}={0,2}/g, found as runs of a 128-entry table (a run of 20 or
- * more is a match from its start, and no shorter run holds one), without a regex step per character.
- */
-function base64Blocks(text: string): string[] {
-  const blocks: string[] = [];
-  const isBase64 = (i: number): boolean => {
-    const c = text.charCodeAt(i);
-    return c < 128 && BASE64_CHAR[c] === 1;
-  };
-  let i = 0;
-  while (i < text.length) {
-    if (!isBase64(i)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < text.length && isBase64(i)) i++;
-    if (i - start < BASE64_MIN_BLOCK) continue;
-    const end = i;
-    while (i < text.length && i - end < 2 && text.charCodeAt(i) === 0x3d) i++;
-    blocks.push(text.slice(start, i));
-  }
-  return blocks;
-}
-
 export interface ThreatBase64Options {
   /** At most this many blocks are decoded per prompt (bounds the work on hostile input). */
   maxBlocks: number;
@@ -178,37 +248,71 @@ export const THREAT_BASE64_DEFAULTS: ThreatBase64Options = { maxBlocks: 8, maxBl
 /**
  * Base64 blocks (standard or URL-safe alphabet, 20+ characters) that decode to readable UTF-8 text.
  * Identifiers, hashes and ordinary long words decode to binary noise and are dropped by the strict
- * UTF-8 decoder or the printable-text test.
+ * UTF-8 test or the printable-text test.
  */
 export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Options = THREAT_BASE64_DEFAULTS): string[] {
   const out: string[] = [];
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  for (const block of base64Blocks(text)) {
-    if (out.length >= options.maxBlocks) break;
-    if (block.length > options.maxBlockChars) continue;
-    // Mixed case or digits: a real encoding, not a long lower-case word or an ALL-CAPS constant.
-    if (!/[a-z]/.test(block) || !/[A-Z0-9]/.test(block)) continue;
-    let decoded: string;
-    try {
-      decoded = decoder.decode(Buffer.from(block.replace(/-/g, '+').replace(/_/g, '/'), 'base64'));
-    } catch {
-      continue;
+  // The blocks are the matches of /[A-Za-z0-9+/_-]{20,}={0,2}/g, found as runs of a 128-entry table (a
+  // run of 20 or more is a match from its start, and no shorter run holds one), their character classes
+  // read by code: a hostile text holds tens of thousands of blocks, and a regex test per block, or an
+  // exception per block that is not UTF-8, cost 4 µs each.
+  const isBase64 = (c: number): boolean => c < 128 && BASE64_CHAR[c] === 1;
+  const length = text.length;
+  let i = 0;
+  while (out.length < options.maxBlocks) {
+    while (i < length && !isBase64(text.charCodeAt(i))) i++;
+    if (i === length) break;
+    const start = i;
+    while (i < length && isBase64(text.charCodeAt(i))) i++;
+    if (i - start < BASE64_MIN_BLOCK) continue;
+    const end = i;
+    while (i < text.length && i - end < 2 && text.charCodeAt(i) === 0x3d) i++;
+    if (i - start > options.maxBlockChars) continue;
+    let lower = false;
+    let upperOrDigit = false;
+    let urlSafe = false;
+    for (let j = start; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c >= 0x61 && c <= 0x7a) lower = true;
+      else if ((c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39)) upperOrDigit = true;
+      else if (c === 0x2d || c === 0x5f) urlSafe = true;
     }
-    if (readableText(decoded)) out.push(decoded);
+    // Mixed case or digits: a real encoding, not a long lower-case word or an ALL-CAPS constant.
+    if (!lower || !upperOrDigit) continue;
+    const block = text.slice(start, i);
+    const bytes = Buffer.from(urlSafe ? block.replace(/-/g, '+').replace(/_/g, '/') : block, 'base64');
+    if (!isUtf8(bytes)) continue;
+    const decoded = decoder.decode(bytes);
+    if (threatReadableText(decoded)) out.push(decoded);
   }
   return out;
 }
 
-function readableText(text: string): boolean {
-  if (text.length < 8) return false;
+const READABLE = /[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u;
+
+/** Decoded base64 that reads as text: printable, mostly letters, with some spacing. */
+export function threatReadableText(text: string): boolean {
+  // The spacing test first: a hostile text can hold tens of thousands of blocks that decode to text
+  // without any (a JSON header, an identifier), each then ruled out without a test per character.
+  if (text.length < 8 || !/\s/.test(text)) return false;
   let readable = 0;
   let letters = 0;
+  let total = 0;
   for (const ch of text) {
-    if (/[\p{L}\p{N}\p{P}\p{Zs}\n\t]/u.test(ch)) readable++;
-    if (/\p{L}/u.test(ch)) letters++;
+    total++;
+    // Letters and numbers of the BMP by the table; the rest (and astral characters) by the regexes.
+    const flags = ch.length === 1 ? THREAT_CHAR_TABLE[ch.charCodeAt(0)]! : 0;
+    if ((flags & THREAT_CHAR.letter) !== 0) {
+      readable++;
+      letters++;
+    } else if ((flags & THREAT_CHAR.number) !== 0) readable++;
+    else {
+      if (READABLE.test(ch)) readable++;
+      if (ch.length === 2 && LETTER.test(ch)) letters++;
+    }
   }
-  const total = [...text].length;
-  return readable / total >= 0.95 && letters / total >= 0.5 && /\s/.test(text);
+  return readable / total >= 0.95 && letters / total >= 0.5;
 }
 
 export interface ThreatTextViews {

@@ -133,21 +133,24 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
     const windows = extractor.windows(prompt);
     const signals = new Set<ThreatSignalFamily>();
     const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
-    // Prompt-level rules come from every window, so all windows are featurised before the first run.
-    const vectors = windows.map((w) => {
-      const v = extractor.vector(w);
-      for (const family of v.signals) {
+    // Prompt-level rules come from every window and go into every run, so every window's signals are
+    // found first; the vectors are then computed one run at a time, so a long prompt holds one run's
+    // vectors, not all of them (a 1 MiB prompt's came to about 100 MB).
+    const found = windows.map((w) => {
+      const families = extractor.signals(w);
+      for (const family of families) {
         signals.add(family);
         rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
       }
-      return v;
+      return families;
     });
     // The probability is monotone in the highest window logit, so the maximum over chunks equals
     // the probability of the whole prompt.
     let best = 0;
-    for (let start = 0; start < vectors.length; start += THREAT_LIMITS.windowsPerRun) {
+    for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
       if (call.signal?.aborted) throw threatAbortError(call.signal);
-      best = Math.max(best, await run(vectors.slice(start, start + THREAT_LIMITS.windowsPerRun), rules));
+      const chunk = windows.slice(start, start + THREAT_LIMITS.windowsPerRun).map((w, i) => extractor.vector(w, found[start + i]));
+      best = Math.max(best, await run(chunk, rules));
     }
     return { score: best, signals: THREAT_SIGNAL_FAMILIES.filter((f) => signals.has(f)), windows: windows.length };
   };

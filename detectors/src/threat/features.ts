@@ -88,8 +88,10 @@ export interface ThreatFeatureExtractor {
   readonly config: ThreatFeatureConfig;
   /** The windows of every view of a raw prompt (normalisation included). */
   windows(prompt: string): ThreatWindow[];
-  /** The sparse vector of one window. */
-  vector(window: ThreatWindow): ThreatWindowVector;
+  /** The signal families found in one window (what vector() reports as `signals`). */
+  signals(window: ThreatWindow): ThreatSignalFamily[];
+  /** The sparse vector of one window; `signals`, when given, are that window's from signals(). */
+  vector(window: ThreatWindow, signals?: readonly ThreatSignalFamily[]): ThreatWindowVector;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
 }
@@ -106,6 +108,7 @@ const WORD_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
 const GOLDEN = 0x9e3779b9;
 /** Characters after which the next word opens a sentence or a list item: . ! ? : ; - * • > | # 。！？ */
 const SENTENCE_OPENERS = new Set([0x2e, 0x21, 0x3f, 0x3a, 0x3b, 0x2d, 0x2a, 0x2022, 0x3e, 0x7c, 0x23, 0x3002, 0xff01, 0xff1f, 0x22, 0xab, 0xbb, 0x201c, 0x201e]);
+const ASCII_SENTENCE_OPENERS = Uint8Array.from({ length: 0x80 }, (_, c) => (SENTENCE_OPENERS.has(c) ? 1 : 0));
 /** log1p of the small counts almost every bucket has, computed once (the same doubles as Math.log1p). */
 const LOG1P = Float64Array.from({ length: 64 }, (_, k) => Math.log1p(k));
 
@@ -140,7 +143,9 @@ export function createThreatFeatureExtractor(
   const seedConcept = threatFmix32(config.hashSeed ^ 0x05);
   const seedPosition = threatFmix32(config.hashSeed ^ 0x06);
   // (bucket of word, position tag) per word of the window, counted after the word group is flushed.
-  const positioned: number[] = [];
+  // A window has fewer words than characters.
+  let positioned = new Int32Array(config.windowChars);
+  let positionedCount = 0;
   const lengthSalts = Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
 
   // The window's vector is written here and copied out once: growing number[] per window allocated
@@ -193,23 +198,66 @@ export function createThreatFeatureExtractor(
     touchedCount = 0;
   };
 
-  // The hot loop: locals only (no closure calls per n-gram), one FNV chain per start position.
-  const charGrams = (text: string): void => {
-    const padded = ` ${text} `;
-    const n = padded.length;
+  // The window's code units with a space on each side, and each character n-gram's bucket in the order
+  // they are counted (by start position, then length). Both grow only for a window longer than the config's.
+  let codeBytes = Buffer.alloc(2 * (config.windowChars + 2));
+  let codes = new Uint16Array(codeBytes.buffer, codeBytes.byteOffset, config.windowChars + 2);
+  let buckets = new Int32Array(codes.length * (config.charNgramMax - config.charNgramMin + 1));
+  // The layout every model so far uses (1- to 5-grams) is hashed by an unrolled loop, a third faster than the loop over lengths.
+  const unrolled = config.charNgramMin === 1 && config.charNgramMax === 5;
+  const [, salt1, salt2, salt3, salt4, salt5] = lengthSalts as [number, number, number, number, number, number];
+  const bucketOf = (h: number): number => threatFmix32(h) & mask;
+
+  // The window's code units copied by Buffer.write (lone surrogates kept): a charCodeAt per character of
+  // a window, a slice of its view, cost four times as much.
+  const loadCodes = (text: string): void => {
+    const n = text.length + 2;
+    if (codes.length < n) {
+      codeBytes = Buffer.alloc(2 * n);
+      codes = new Uint16Array(codeBytes.buffer, codeBytes.byteOffset, n);
+      buckets = new Int32Array(n * (config.charNgramMax - config.charNgramMin + 1));
+    }
+    codes[0] = 0x20;
+    codeBytes.write(text, 2, 'utf16le');
+    codes[n - 1] = 0x20;
+  };
+
+  // The character n-grams of the loaded window (`length` code units).
+  const charGrams = (length: number): void => {
+    const n = length + 2;
     const min = config.charNgramMin;
     const max = config.charNgramMax;
-    let tc = touchedCount;
-    for (let i = 0; i < n; i++) {
-      let h = THREAT_FNV_OFFSET ^ seedChar;
+    const start = THREAT_FNV_OFFSET ^ seedChar;
+    let m = 0;
+    let i = 0;
+    if (unrolled) {
+      for (; i + 5 <= n; i++) {
+        let h = Math.imul(start ^ codes[i]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt1);
+        h = Math.imul(h ^ codes[i + 1]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt2);
+        h = Math.imul(h ^ codes[i + 2]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt3);
+        h = Math.imul(h ^ codes[i + 3]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt4);
+        h = Math.imul(h ^ codes[i + 4]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt5);
+      }
+    }
+    for (; i < n; i++) {
+      let h = start;
       const end = Math.min(max, n - i);
       for (let k = 0; k < end; k++) {
-        h = Math.imul(h ^ padded.charCodeAt(i + k), THREAT_FNV_PRIME);
-        if (k + 1 < min) continue;
-        const bucket = threatFmix32(h ^ lengthSalts[k + 1]!) & mask;
-        if (counts[bucket] === 0) touched[tc++] = bucket;
-        counts[bucket]!++;
+        h = Math.imul(h ^ codes[i + k]!, THREAT_FNV_PRIME);
+        if (k + 1 >= min) buckets[m++] = bucketOf(h ^ lengthSalts[k + 1]!);
       }
+    }
+    let tc = touchedCount;
+    for (let j = 0; j < m; j++) {
+      const bucket = buckets[j]!;
+      const count = counts[bucket]!;
+      counts[bucket] = count + 1;
+      if (count === 0) touched[tc++] = bucket;
     }
     touchedCount = tc;
   };
@@ -219,47 +267,56 @@ export function createThreatFeatureExtractor(
     counts[bucket]!++;
   };
 
-  // Word n-grams; the concept sequence (concept id, word position) is collected on the way.
+  // Word n-grams of the loaded window (its text is `text`: code unit j is codes[j + 1]); the concept
+  // sequence (concept id, word position) is collected on the way.
   const wordGrams = (text: string, offset: number): void => {
-    let previous: number | undefined;
+    // Not `number | undefined`: a hash above 2^30 in a variable that may hold undefined is boxed, an
+    // allocation per word.
+    let previous = 0;
+    let first = true;
     let position = 0;
     let sentenceStart = offset === 0;
     conceptSeq.length = 0;
-    positioned.length = 0;
+    positionedCount = 0;
+    if (positioned.length < text.length) positioned = new Int32Array(text.length);
+    const length = text.length;
     // The words of /[\p{L}\p{N}]+/u, found with the character table (char-classes.ts) instead of
     // matchAll, whose match arrays were a fifth of the worker's allocations.
     let i = 0;
-    while (i < text.length) {
+    while (i < length) {
       const start = i;
       // The word's hash (threatHashString over its code units) is computed as it is scanned.
       let h = THREAT_FNV_OFFSET ^ seedWord;
-      while (i < text.length) {
-        const c = text.charCodeAt(i);
+      while (i < length) {
+        const c = codes[i + 1]!;
         // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts).
         const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (charTable[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
         if (width === 0) break;
         h = Math.imul(h ^ c, THREAT_FNV_PRIME);
-        if (width === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), THREAT_FNV_PRIME);
+        if (width === 2) h = Math.imul(h ^ codes[i + 2]!, THREAT_FNV_PRIME);
         i += width;
       }
       if (i === start) {
-        const c = text.charCodeAt(i);
+        const c = codes[i + 1]!;
         // . ! ? : ; newline-like bullets and quotes open a sentence; a space keeps the state.
-        if (c !== 0x20) sentenceStart = SENTENCE_OPENERS.has(c);
+        if (c !== 0x20) sentenceStart = c < 0x80 ? ASCII_SENTENCE_OPENERS[c] === 1 : SENTENCE_OPENERS.has(c);
         i++;
         continue;
       }
-      const word = text.slice(start, i);
       if (config.positionWeight > 0) {
         const tag = (offset + start < config.headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
-        positioned.push(threatFmix32(threatHashPair(h, tag, seedPosition)) & mask);
+        positioned[positionedCount++] = threatFmix32(threatHashPair(h, tag, seedPosition)) & mask;
       }
       sentenceStart = false;
       countBucket(threatFmix32(h) & mask);
-      if (config.wordNgramMax >= 2 && previous !== undefined) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
+      if (config.wordNgramMax >= 2 && !first) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
       previous = h;
-      const concept = lexicon.lookup(word);
-      if (concept >= 0) conceptSeq.push(concept, position);
+      first = false;
+      // The word is cut out only when the lexicon has a word or prefix that starts like it.
+      if (lexicon.mayStart(codes[start + 1]!, i - start > 1 ? codes[start + 2]! : 0xffff)) {
+        const concept = lexicon.lookup(text.slice(start, i));
+        if (concept >= 0) conceptSeq.push(concept, position);
+      }
       position++;
     }
   };
@@ -289,21 +346,24 @@ export function createThreatFeatureExtractor(
     return bucket;
   };
 
-  const vector = (window: ThreatWindow): ThreatWindowVector => {
+  const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals);
+
+  const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
     outCount = 0;
-    charGrams(window.text);
+    loadCodes(window.text);
+    charGrams(window.text.length);
     flush(config.charWeight);
     wordGrams(window.text, window.offset ?? 0);
     flush(config.wordWeight);
     if (config.positionWeight > 0) {
-      for (const bucket of positioned) countBucket(bucket);
+      for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
       flush(config.positionWeight);
     }
     if (config.conceptWeight > 0) {
       conceptGrams();
       flush(config.conceptWeight);
     }
-    const found = threatSignalsIn(window.text, signals);
+    const found = known ?? signalsOf(window);
     if (config.signalWeight > 0) {
       for (const name of found) pushOut(signalBucket(name), config.signalWeight);
       for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
@@ -343,6 +403,7 @@ export function createThreatFeatureExtractor(
   return {
     config,
     windows,
+    signals: signalsOf,
     vector,
     extract,
   };

@@ -1,7 +1,7 @@
 // The detector's own cheap normalisation. The gateway's normalizer already did NFKC, zero-width removal
 // and homoglyph resolution, but the service can be called directly, and the model was trained on text
 // normalised exactly this way, so it is applied to every input (idempotent on normalised text).
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
 
 // Zero-width and invisible format characters that split words without showing: ZW space/joiners, word
 // joiner, BOM, soft hyphen, Mongolian vowel separator, bidi marks and the invisible math operators.
@@ -17,6 +17,15 @@ const CYRILLIC_TO_LATIN: Readonly<Record<string, string>> = {
 const LATIN_TO_CYRILLIC: Readonly<Record<string, string>> = {
   a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', y: 'у', x: 'х', k: 'к', m: 'м', t: 'т',
 };
+
+/** A lookalike table as code unit → code unit (0: kept); every key and value is one BMP character. */
+function codeTable(table: Readonly<Record<string, string>>): Uint16Array {
+  const codes = new Uint16Array(0x530);
+  for (const [from, to] of Object.entries(table)) codes[from.charCodeAt(0)] = to.charCodeAt(0);
+  return codes;
+}
+const TO_LATIN = codeTable(CYRILLIC_TO_LATIN);
+const TO_CYRILLIC = codeTable(LATIN_TO_CYRILLIC);
 
 const CYRILLIC = /\p{Script=Cyrillic}/u;
 const LATIN = /\p{Script=Latin}/u;
@@ -34,14 +43,17 @@ export function resolveThreatHomoglyphs(text: string): string {
   // Most prompts have neither: one scan instead of a per-word, per-letter script test.
   if (!MAY_CHANGE.test(text)) return text;
   const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
+  // The text is read from, and changed words rewritten in, one copy of its code units (each lookalike
+  // is one code unit for one), not concatenated: a text of one long mixed-script word made a rope of a
+  // million pieces.
+  const codes = threatCodesOf(text);
+  let changed = false;
   const widthAt = (i: number): number => {
     // Past the end: no read outside the table (an out-of-bounds typed-array read deoptimises the loop).
-    if (i >= text.length) return 0;
-    const c = text.charCodeAt(i);
+    if (i >= codes.length) return 0;
+    const c = codes[i]!;
     return isThreatSurrogate(c) ? threatCharWidth(text, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
   };
-  let out = '';
-  let copied = 0;
   let i = 0;
   while (i < text.length) {
     let width = widthAt(i);
@@ -54,7 +66,7 @@ export function resolveThreatHomoglyphs(text: string): string {
     let latin = 0;
     let greek = false;
     do {
-      const c = text.charCodeAt(i);
+      const c = codes[i]!;
       // The common blocks by code; the rest by their Unicode script.
       if (c < 0x80) {
         if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) latin++;
@@ -72,21 +84,19 @@ export function resolveThreatHomoglyphs(text: string): string {
       i += width;
       width = widthAt(i);
     } while (width > 0);
-    let table: Readonly<Record<string, string>> | undefined;
+    let table: Uint16Array | undefined;
     // Greek lookalikes inside an otherwise Latin word.
-    if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? CYRILLIC_TO_LATIN : undefined;
-    else table = cyrillic > latin ? LATIN_TO_CYRILLIC : CYRILLIC_TO_LATIN;
+    if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? TO_LATIN : undefined;
+    else table = cyrillic > latin ? TO_CYRILLIC : TO_LATIN;
     if (table === undefined) continue;
-    out += text.slice(copied, start) + mapChars(text.slice(start, i), table);
-    copied = i;
+    changed = true;
+    // Keys are BMP letters, so mapping code units maps the word's code points (surrogates stay).
+    for (let j = start; j < i; j++) {
+      const c = codes[j]!;
+      codes[j] = (c < table.length ? table[c]! : 0) || c;
+    }
   }
-  return copied === 0 ? text : out + text.slice(copied);
-}
-
-function mapChars(word: string, table: Readonly<Record<string, string>>): string {
-  let out = '';
-  for (const ch of word) out += table[ch] ?? ch;
-  return out;
+  return changed ? threatStringOfCodes(codes, text.length) : text;
 }
 
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
@@ -94,19 +104,34 @@ export function stripThreatInvisibles(text: string): string {
   return text.normalize('NFKC').replace(INVISIBLE, '');
 }
 
-/** Whitespace runs (including newlines) to one space, trimmed. */
+/** Whitespace runs (including newlines) to one space, trimmed: replace(/\s+/gu, ' ').trim(). */
 export function collapseThreatWhitespace(text: string): string {
-  // Most text has only single spaces inside: then the result is the text without its ends, found in
-  // one table scan instead of a replace() that copies it.
+  // \s holds only BMP characters, all in the table's space class (surrogates are not in it).
   const isSpace = (i: number): boolean => (THREAT_CHAR_TABLE[text.charCodeAt(i)]! & THREAT_CHAR.space) !== 0;
   let start = 0;
   let end = text.length;
   while (start < end && isSpace(start)) start++;
   while (end > start && isSpace(end - 1)) end--;
-  for (let i = start; i < end; i++) {
-    if (isSpace(i) && (text.charCodeAt(i) !== 0x20 || isSpace(i + 1))) return text.replace(/\s+/gu, ' ').trim();
+  // Most text has only single spaces inside: then the result is the text without its ends.
+  let first = start;
+  while (first < end && !(isSpace(first) && (text.charCodeAt(first) !== 0x20 || isSpace(first + 1)))) first++;
+  if (first === end) return start === 0 && end === text.length ? text : text.slice(start, end);
+  // Compacted in one copy of the code units, not by replace() (see threatStringOfCodes). Between `start`
+  // and `end` every run of spaces lies between two other characters, so each run becomes one space.
+  const codes = threatCodesOf(text);
+  const space = (c: number): boolean => (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.space) !== 0;
+  let n = 0;
+  let i = start;
+  while (i < end) {
+    const c = codes[i++]!;
+    if (!space(c)) {
+      codes[n++] = c;
+      continue;
+    }
+    codes[n++] = 0x20;
+    while (i < end && space(codes[i]!)) i++;
   }
-  return start === 0 && end === text.length ? text : text.slice(start, end);
+  return threatStringOfCodes(codes, n);
 }
 
 /**
