@@ -439,6 +439,22 @@ t.test('tool-call arguments (chat): split at every cut point of the fragments, n
   );
 });
 
+t.test('tool-call arguments (chat): parallel calls interleaved, each in its own slot', async (t) => {
+  const frame = (index: number, args: string) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { tool_calls: [{ index, function: { arguments: args } }] } }] });
+  const a = '{"to": "john.smith@example.org"}';
+  const b = '{"to": "anna@example.com"}';
+  const frames = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i += 3) frames.push(frame(0, a.slice(i, i + 3)), frame(1, b.slice(i, i + 3)));
+  const got = await runCodec(codec, `${sse(frames)}data: [DONE]\n\n`, piiOnly.check, piiOnly.holdback, [], piiOnlyNeed);
+  const args = [0, 1].map((n) =>
+    got.events
+      .filter((e) => e.data.startsWith('{'))
+      .map((e) => (JSON.parse(e.data) as { choices: Array<{ delta: { tool_calls: Array<{ index: number; function: { arguments: string } }> } }> }).choices[0]!.delta.tool_calls.find((c) => c.index === n)?.function.arguments ?? '')
+      .join(''),
+  );
+  t.same(args.map((x) => JSON.parse(x) as unknown), [{ to: 'j***@example.org' }, { to: 'a***@example.com' }]);
+});
+
 t.test('tool-call arguments (chat), block mode: refused at every cut point with the vendor error event, nothing of the value sent', async (t) => {
   const blockProfile = profileOf({ pii_mode: 'block', pii_types: ['EMAIL'] });
   const check = createWindowCheck(detectors, { profile: blockProfile, snapshot, systemPrompt: '', traceId: 't' });
