@@ -3,7 +3,7 @@
 // or pattern. A profile may set it (response_scanning.stream_holdback_chars).
 import { contentSafetyOnResponses } from '../pipeline/guard-text.js';
 import { OUTPUT_ONLY_PII_TYPES, INPUT_PII_TYPES, type ContentPolicy, type PiiType, type Profile } from '@palisade/core';
-import { compileRulePrefixes, fixedRuleChars, KEYWORD_SLACK, type RulePrefixes } from './rule-prefixes.js';
+import { compileRulePrefixes, KEYWORD_SLACK, longestFixedRuleChars, type RulePrefixes } from './rule-prefixes.js';
 
 export { REGEX_RULE_CHARS } from './rule-prefixes.js';
 
@@ -47,19 +47,10 @@ export function leakRecognitionChars(systemPrompt: string): number {
   return 2 * longest + KEYWORD_SLACK;
 }
 
-export function policyRecognitionChars(policies: readonly ContentPolicy[]): number {
-  let longest = 0;
-  for (const policy of policies) {
-    if (policy.type !== 'blocklist') continue;
-    for (const rule of policy.rules) longest = Math.max(longest, fixedRuleChars(rule));
-  }
-  return longest;
-}
-
 export function holdbackChars(profile: Profile, policies: readonly ContentPolicy[], systemPrompt: string): number {
   const settings = profile.response_scanning;
   if (settings.stream_holdback_chars !== null) return settings.stream_holdback_chars;
-  let longest = policyRecognitionChars(policies);
+  let longest = longestFixedRuleChars(policies);
   if (settings.pii_mode !== 'disabled') {
     const types: readonly PiiType[] = settings.pii_types.length ? settings.pii_types : [...INPUT_PII_TYPES, ...OUTPUT_ONLY_PII_TYPES];
     for (const type of types) {
@@ -180,7 +171,7 @@ export function tailNeed(profile: Profile, policies: readonly ContentPolicy[], s
   if (override !== null) return () => override;
   const prefixes = rules ?? compileRulePrefixes(policies);
   // A match in progress is held from its start, up to the rules' fixed length (a longer one was never held).
-  const ruleCap = policyRecognitionChars(policies);
+  const ruleCap = longestFixedRuleChars(policies);
   const token = { on: false, cap: 0 };
   const number = { on: false, cap: 0 };
   let pem = 0;

@@ -340,8 +340,17 @@ export function compileRulePrefixes(policies: readonly ContentPolicy[]): RulePre
   return rulePrefixesOf(buildPrefixTables(prefixRulesOf(policies)));
 }
 
+/** The longest fixed hold-back of the blocklist rules of these policies (0: none). */
+export function longestFixedRuleChars(policies: readonly ContentPolicy[]): number {
+  let longest = 0;
+  for (const policy of policies) {
+    if (policy.type !== 'blocklist') continue;
+    for (const rule of policy.rules) longest = Math.max(longest, fixedRuleChars(rule));
+  }
+  return longest;
+}
+
 /** Until the automaton is built: every rule at its fixed length. */
 export function fixedRulePrefixes(policies: readonly ContentPolicy[]): RulePrefixes {
-  const rules = prefixRulesOf(policies);
-  return { inProgress: () => 0, fixed: Math.max(0, ...rules.map(fixedRuleChars)), covered: 0 };
+  return { inProgress: () => 0, fixed: longestFixedRuleChars(policies), covered: 0 };
 }

@@ -72,7 +72,9 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     const checks = checking ? createWindowCheck(detectors, call) : undefined;
     const check = restoring ? withRestoration(checks, restoring) : checks;
     const holdback = Math.max(checking ? holdbackChars(call.profile, policies, call.systemPrompt) : 0, restoring?.longest ?? 0);
-    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt, rulePrefixesFor(policies).rules) : undefined;
+    // A profile's fixed hold-back replaces the rules' automaton: none is built for it.
+    const rules = checking && settings.stream_holdback_chars === null ? rulePrefixesFor(policies).rules : undefined;
+    const checksNeed = checking ? tailNeed(call.profile, policies, call.systemPrompt, rules) : undefined;
     const longest = restoring?.longest ?? 0;
     // A placeholder in progress: from its `[` on, while it can still be one.
     const placeholderNeed = (window: string) => {
