@@ -30,7 +30,7 @@ import { traceEmission } from './request-inspector.js';
 import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts, PART_SEPARATOR } from './text-parts.js';
 import { decodeJsonEscapes, rewriteJsonText, type DecodedJson } from './json-text.js';
-import type { MaskSpan } from '../streaming/holdback.js';
+import { maskedSpans } from '../streaming/holdback.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
 
 export interface ResponseScan {
@@ -115,10 +115,6 @@ function answerText(answer: UpstreamResponse, mapping: CompiledMapping): AnswerT
   return { text: joinParts(parts).text, parts, tools, json };
 }
 
-/** The masked value of each finding, in offsets of one part. */
-const maskSpans = (text: string, spans: readonly PiiSpan[]): MaskSpan[] =>
-  spans.map((s) => ({ start: s.start, end: s.end, replacement: applyPiiAction(text.slice(s.start, s.end), [{ type: s.type, start: 0, end: s.end - s.start }], 'partial') }));
-
 /** A tool call's arguments with the findings rewritten (JSON kept valid), or null when they cannot be. */
 function redactTool(tool: ToolText, spans: readonly PiiSpan[]): unknown {
   if (!tool.json) return tool.encoding === 'json_text' ? applyPiiAction(tool.decoded.text, spans, 'partial') : null;
@@ -127,7 +123,7 @@ function redactTool(tool: ToolText, spans: readonly PiiSpan[]): unknown {
   for (const span of [...spans].filter((e) => e.end > e.start).sort((a, b) => a.start - b.start || b.end - a.end)) {
     if (kept.length === 0 || span.start >= kept[kept.length - 1]!.end) kept.push(span);
   }
-  const rewritten = rewriteJsonText(tool.raw, tool.decoded, maskSpans(tool.decoded.text, kept));
+  const rewritten = rewriteJsonText(tool.raw, tool.decoded, maskedSpans(tool.decoded.text, kept));
   if (rewritten === null) return null;
   return tool.encoding === 'json_text' ? rewritten : (JSON.parse(rewritten) as unknown);
 }

@@ -3,11 +3,18 @@
 // still match across the tail. A match still touching the last `holdback` characters is open (it may
 // grow), so nothing from its start on is released until it closes.
 
+import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
+
 /** A finding in absolute offsets of the answer text; `replacement` is what the client sees instead. */
 export interface MaskSpan {
   start: number;
   end: number;
   replacement: string;
+}
+
+/** PII findings of `text` as spans carrying their masked value (the partial mask of mask mode). */
+export function maskedSpans(text: string, findings: readonly PiiSpan[]): MaskSpan[] {
+  return findings.map((f) => ({ start: f.start, end: f.end, replacement: applyPiiAction(text.slice(f.start, f.end), [{ type: f.type, start: 0, end: f.end - f.start }], 'partial') }));
 }
 
 export class HoldbackText {

@@ -1,7 +1,6 @@
 // The response checks over one window of a streamed answer: output PII and the profile's response
 // content policies, decided by the decision point exactly as a buffered answer is (response-scanner).
 import type { Profile } from '@palisade/core';
-import { applyPiiAction } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type ResponseDecisionResult } from '../decision/index.js';
 import { skipped } from '../pipeline/detect.js';
@@ -10,7 +9,7 @@ import { profilePolicies } from '../pipeline/profile-policies.js';
 import { runDetector } from '../pipeline/run-detector.js';
 import type { InspectionOutcomes } from '../pipeline/proof-of-inspection.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
-import type { MaskSpan } from './holdback.js';
+import { maskedSpans, type MaskSpan } from './holdback.js';
 
 export interface WindowVerdict {
   effective: ResponseDecisionResult['effective'];
@@ -75,14 +74,8 @@ export function createWindowCheck(detectors: Pick<InspectionDetectors, 'pii' | '
     } catch (error) {
       result = decideFailSafe(profile, `decision point unavailable: ${error instanceof Error ? error.message : String(error)}`, 'response') as unknown as ResponseDecisionResult;
     }
-    const spans: MaskSpan[] = [];
-    if (result.effective === 'REDACT' && result.sanitize) {
-      for (const e of [...result.sanitize.entities].sort((a, b) => a.start - b.start)) {
-        if (e.trusted || e.end <= e.start) continue;
-        const value = text.slice(e.start, e.end);
-        spans.push({ start: e.start, end: e.end, replacement: applyPiiAction(value, [{ type: e.type, start: 0, end: value.length }], 'partial') });
-      }
-    }
+    const findings = result.effective === 'REDACT' && result.sanitize ? result.sanitize.entities.filter((e) => !e.trusted && e.end > e.start) : [];
+    const spans = maskedSpans(text, [...findings].sort((a, b) => a.start - b.start));
     return { effective: result.effective, spans, result, outcomes: outcomes as InspectionOutcomes };
   };
 }
