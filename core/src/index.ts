@@ -10,3 +10,4 @@ export * from './routing/index.js';
 export * from './bundle/index.js';
 export * from './telemetry/index.js';
 export * from './vendors/index.js';
+export * from './i18n/index.js';

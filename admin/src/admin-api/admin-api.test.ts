@@ -72,6 +72,16 @@ t.test('Admin API over real HTTP', async (t) => {
       t.equal(bad.status, 400);
       t.same(bad.body.error.code, 'VALIDATION_ERROR');
       t.equal(bad.body.error.details[0].path, 'priority');
+      t.match(bad.body.error.details[0].message, /^Too big/);
+      // The console sends its language; field messages and the summary come back in it.
+      const badRu = await call('POST', '/api/v1/providers', { as: operator, headers: { 'accept-language': 'ru-RU,ru;q=0.9' }, body: providerBody({ priority: 5000 }) });
+      t.equal(badRu.body.error.code, 'VALIDATION_ERROR');
+      t.equal(badRu.body.error.details[0].path, 'priority');
+      t.match(badRu.body.error.details[0].message, /^Слишком большое значение/);
+      t.match(badRu.body.error.message, /^Неверное значение поля priority: Слишком большое значение/);
+      const forbiddenRu = await call('DELETE', `/api/v1/providers/${randomUUID()}`, { as: operator, headers: { 'accept-language': 'ru' } });
+      t.equal(forbiddenRu.status, 403);
+      t.match(forbiddenRu.body.error.message, /[А-Яа-я]/, 'the refusal is in Russian');
       const notJson = await call('POST', '/api/v1/providers', { as: operator, headers: { 'content-type': 'application/json' }, body: undefined });
       t.equal(notJson.status, 400, 'a missing body is invalid data');
       const body = providerBody();

@@ -30,7 +30,7 @@ export function createApiKeyOperations(deps: ApiKeyOperationsDeps) {
 
   async function load(id: string, tenantId: string): Promise<ApiKey> {
     const key = await apiKeys.get(id);
-    if (!key || key.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `API key ${id} not found` });
+    if (!key || key.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: { en: `API key ${id} not found`, ru: `API-ключ ${id} не найден` } });
     return key;
   }
 
@@ -63,7 +63,7 @@ export function createApiKeyOperations(deps: ApiKeyOperationsDeps) {
       const patch = ApiKeyUpdate.parse(body ?? {});
       await load(id, tenantId);
       const updated = await apiKeys.update(id, (current) => ApiKey.parse({ ...current, ...patch }));
-      if (!updated) throw new PalisadeError('NOT_FOUND', { message: `API key ${id} not found` });
+      if (!updated) throw new PalisadeError('NOT_FOUND', { message: { en: `API key ${id} not found`, ru: `API-ключ ${id} не найден` } });
       await deps.onChange();
       return publicApiKey(updated);
     },

@@ -47,7 +47,7 @@ export function createAccessControl(options: AccessControlOptions): AdminAccessC
   function principal(request: FastifyRequest): Principal {
     const found = identity(request);
     if (found.kind === 'principal') return found.principal;
-    if (found.kind === 'no-tenant') throw new PalisadeError('FORBIDDEN', { message: 'Access denied: the identity carries no tenant_id' });
+    if (found.kind === 'no-tenant') throw new PalisadeError('FORBIDDEN', { message: { en: 'Access denied: the identity carries no tenant_id', ru: 'Доступ запрещён: в учётной записи нет tenant_id' } });
     throw new PalisadeError('UNAUTHENTICATED', {
       message: options.proxySecret
         ? 'Authentication required: no forwarded identity from the authentication proxy (headers missing or without its proof)'
@@ -63,7 +63,7 @@ export function createAccessControl(options: AccessControlOptions): AdminAccessC
     const caller = principal(request);
     const tenant = requested === undefined || requested === '' ? caller.tenantId : requested;
     if (tenant !== caller.tenantId && !superAdmin(caller)) {
-      throw new PalisadeError('FORBIDDEN', { message: `Access denied: tenant ${tenant} is not your tenant` });
+      throw new PalisadeError('FORBIDDEN', { message: { en: `Access denied: tenant ${tenant} is not your tenant`, ru: `Доступ запрещён: тенант ${tenant} — не ваш` } });
     }
     acted.set(request, tenant);
     return tenant;
@@ -73,9 +73,9 @@ export function createAccessControl(options: AccessControlOptions): AdminAccessC
     require(permission: Permission): preHandlerHookHandler {
       return async (request) => {
         const caller = principal(request);
-        if (caller.roles.length === 0) throw new PalisadeError('FORBIDDEN', { message: 'Access denied: you have no role in the Admin API' });
+        if (caller.roles.length === 0) throw new PalisadeError('FORBIDDEN', { message: { en: 'Access denied: you have no role in the Admin API', ru: 'Доступ запрещён: у вас нет роли в Admin API' } });
         if (!allows(caller.roles, permission)) {
-          throw new PalisadeError('FORBIDDEN', { message: `Access denied: ${permission} needs a higher role than ${caller.role}` });
+          throw new PalisadeError('FORBIDDEN', { message: { en: `Access denied: ${permission} needs a higher role than ${caller.role}`, ru: `Доступ запрещён: для ${permission} нужна роль выше, чем ${caller.role}` } });
         }
       };
     },

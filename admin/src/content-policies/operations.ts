@@ -27,7 +27,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
 
   async function load(id: string, tenantId: string): Promise<ContentPolicy> {
     const policy = await contentPolicies.get(id);
-    if (!policy || policy.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `content policy ${id} not found` });
+    if (!policy || policy.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: { en: `content policy ${id} not found`, ru: `контентная политика ${id} не найдена` } });
     return policy;
   }
 
@@ -51,7 +51,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
       await load(id, tenantId);
       const updated = await contentPolicies.update(id, (current) => {
         if (current.managed_by === 'operator' && actor !== 'operator') {
-          throw new PalisadeError('CONFLICT', { message: 'this content policy is managed by the Kubernetes operator; change its custom resource instead' });
+          throw new PalisadeError('CONFLICT', { message: { en: 'this content policy is managed by the Kubernetes operator; change its custom resource instead', ru: 'этой контентной политикой управляет оператор Kubernetes; измените её custom resource' } });
         }
         const merged = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
         // The merged record must still satisfy every create rule (type vs rules/languages, RE2).
@@ -65,7 +65,7 @@ export function createContentPolicyOperations(deps: ContentPolicyOperationsDeps)
     async activate(id: string, tenantId: string): Promise<ContentPolicy> {
       await load(id, tenantId);
       const updated = await contentPolicies.update(id, (current) => {
-        if (current.status !== 'DRAFT') throw new PalisadeError('CONFLICT', { message: `content policy is ${current.status}; activate needs DRAFT` });
+        if (current.status !== 'DRAFT') throw new PalisadeError('CONFLICT', { message: { en: `content policy is ${current.status}; activate needs DRAFT`, ru: `контентная политика в статусе ${current.status}; активировать можно только DRAFT` } });
         return { ...current, status: 'ACTIVE', updated_at: now() };
       });
       await deps.onChange();

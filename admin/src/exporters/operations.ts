@@ -53,14 +53,14 @@ export function createExporterOperations(deps: ExporterOperationsDeps) {
   /** The record, after `authorize` accepted its tenant (rule 3: another tenant is 403 unless super-admin). */
   async function load(id: string, authorize: AuthorizeTenant): Promise<Exporter> {
     const exporter = await exporters.get(id);
-    if (!exporter) throw new PalisadeError('NOT_FOUND', { message: `exporter ${id} not found` });
+    if (!exporter) throw new PalisadeError('NOT_FOUND', { message: { en: `exporter ${id} not found`, ru: `экспортёр ${id} не найден` } });
     authorize(exporter.tenant_id);
     return exporter;
   }
 
   function refuseOperatorManaged(exporter: Exporter) {
     if (exporter.managed_by === 'operator') {
-      throw new PalisadeError('CONFLICT', { message: 'this exporter is managed by the Kubernetes operator; change its EventExporter resource instead' });
+      throw new PalisadeError('CONFLICT', { message: { en: 'this exporter is managed by the Kubernetes operator; change its EventExporter resource instead', ru: 'этим экспортёром управляет оператор Kubernetes; измените его ресурс EventExporter' } });
     }
   }
 
@@ -128,7 +128,7 @@ export function createExporterOperations(deps: ExporterOperationsDeps) {
           updated_at: stamp(),
         } as Exporter;
       });
-      if (!updated) throw new PalisadeError('NOT_FOUND', { message: `exporter ${id} not found` });
+      if (!updated) throw new PalisadeError('NOT_FOUND', { message: { en: `exporter ${id} not found`, ru: `экспортёр ${id} не найден` } });
       return maskExporter(updated);
     },
 

@@ -38,8 +38,8 @@ interface UserRow {
 }
 
 const CONFLICTS = {
-  users_username_key: 'a user with this username already exists',
-  users_email_key: 'a user with this e-mail already exists',
+  users_username_key: { en: 'a user with this username already exists', ru: 'пользователь с таким именем уже существует' },
+  users_email_key: { en: 'a user with this e-mail already exists', ru: 'пользователь с таким e-mail уже существует' },
 };
 
 /** Realm-level roles of one realm: the Keycloak shape of the spec's role record. */
@@ -96,7 +96,7 @@ export function createPostgresIdentityProvider(deps: PostgresIdentityDeps): Iden
   async function loadRow(id: string): Promise<UserRow> {
     const result = UUID.test(id) ? await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]) : { rows: [] };
     const row = result.rows[0];
-    if (!row) throw new PalisadeError('NOT_FOUND', { message: `user ${id} not found` });
+    if (!row) throw new PalisadeError('NOT_FOUND', { message: { en: `user ${id} not found`, ru: `пользователь ${id} не найден` } });
     return row;
   }
 
@@ -210,14 +210,14 @@ export function createPostgresIdentityProvider(deps: PostgresIdentityDeps): Iden
     async assignRole(id: string, role: RoleName) {
       await loadRow(id);
       const inserted = await db.query('INSERT INTO user_roles (user_id, role_name) VALUES ($1, $2) ON CONFLICT DO NOTHING', [id, role]);
-      if (inserted.rowCount === 0) throw new PalisadeError('CONFLICT', { message: `role ${role} is already assigned to this user` });
+      if (inserted.rowCount === 0) throw new PalisadeError('CONFLICT', { message: { en: `role ${role} is already assigned to this user`, ru: `роль ${role} уже назначена этому пользователю` } });
       return userRoles(id);
     },
 
     async removeRole(id: string, role: RoleName) {
       await loadRow(id);
       const removed = await db.query('DELETE FROM user_roles WHERE user_id = $1 AND role_name = $2', [id, role]);
-      if (removed.rowCount === 0) throw new PalisadeError('NOT_FOUND', { message: `role ${role} is not assigned to this user` });
+      if (removed.rowCount === 0) throw new PalisadeError('NOT_FOUND', { message: { en: `role ${role} is not assigned to this user`, ru: `роль ${role} не назначена этому пользователю` } });
     },
 
     async listRoles(): Promise<RoleListItem[]> {
@@ -244,7 +244,7 @@ export function createPostgresIdentityProvider(deps: PostgresIdentityDeps): Iden
     async changePassword(id: string, password: string) {
       const row = await loadRow(id);
       if (await verifyPasswordHash(password, row.data.password)) {
-        throw new PalisadeError('CONFLICT', { message: 'the new password must differ from the current one' });
+        throw new PalisadeError('CONFLICT', { message: { en: 'the new password must differ from the current one', ru: 'новый пароль должен отличаться от текущего' } });
       }
       await store({ ...row, data: { ...row.data, password: await hashPassword(password, deps.passwordCostLog2), passwordTemporary: false } });
     },

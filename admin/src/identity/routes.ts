@@ -33,7 +33,7 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
   /** Only a super-admin hands out or takes away super-admin: an admin must not widen its own reach. */
   function checkGrant(request: FastifyRequest, role: RoleName) {
     if (role === 'super-admin' && !access.principal(request).roles.includes('super-admin')) {
-      throw new PalisadeError('FORBIDDEN', { message: 'Access denied: only a super-admin can grant or revoke super-admin' });
+      throw new PalisadeError('FORBIDDEN', { message: { en: 'Access denied: only a super-admin can grant or revoke super-admin', ru: 'Доступ запрещён: выдать или отозвать super-admin может только super-admin' } });
     }
   }
 

@@ -5,11 +5,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Adapter } from 'oidc-provider';
-import { PalisadeError } from '@palisade/core';
+import { languageOf, PalisadeError } from '@palisade/core';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import type { LoginChecker } from './login.js';
 import { clientAddress } from './password-grant.js';
-import { languageOf, loginPage, messagePage, passwordChangePage, textsFor, type Texts } from './pages.js';
+import { loginPage, messagePage, passwordChangePage, textsFor, type Texts } from './pages.js';
 
 export interface InteractionDeps {
   provider: Provider;

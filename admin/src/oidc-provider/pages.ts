@@ -1,16 +1,7 @@
 // The IdP's pages: plain, accessible HTML forms (labels bound to inputs, one heading, errors announced
 // with role=alert, no script), in English or Russian by Accept-Language.
 import escapeHtml from 'escape-html';
-import Negotiator from 'negotiator';
-
-export type Language = 'en' | 'ru';
-const LANGUAGES: Language[] = ['en', 'ru'];
-
-export function languageOf(acceptLanguage: string | undefined): Language {
-  // Negotiator ranks by q-value; unknown or absent preferences fall back to English.
-  const best = new Negotiator({ headers: { 'accept-language': (acceptLanguage ?? '').slice(0, 512) } }).language(LANGUAGES);
-  return best === 'ru' ? 'ru' : 'en';
-}
+import type { Language } from '@palisade/core';
 
 const TEXT = {
   en: {

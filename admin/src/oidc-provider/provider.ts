@@ -4,9 +4,10 @@
 // signing-keys.ts. Access tokens for the Admin API (resource RESOURCE_INDICATOR) are JWTs that any
 // proxy can validate offline against the JWKS.
 import Provider, { errors, type Adapter, type Configuration, type JWK } from 'oidc-provider';
+import { languageOf } from '@palisade/core';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { accessTokenClaims, SCOPE_CLAIMS, userClaims } from './claims.js';
-import { languageOf, logoutPage, messagePage, textsFor } from './pages.js';
+import { logoutPage, messagePage, textsFor } from './pages.js';
 
 export const CLIENT_ID = 'admin-api';
 /** The resource indicator of the Admin API; its access tokens carry `aud: admin-api`. */

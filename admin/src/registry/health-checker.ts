@@ -72,7 +72,7 @@ export function createHealthChecker(deps: HealthCheckerDeps) {
     /** A check now, for POST /providers/{id}/health-check. */
     async checkOne(id: string, tenantId: string, performedBy: string): Promise<ProviderHealthCheck> {
       const provider = await deps.store.providers.get(id);
-      if (!provider || provider.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `provider ${id} not found` });
+      if (!provider || provider.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: { en: `provider ${id} not found`, ru: `провайдер ${id} не найден` } });
       return check(provider, performedBy);
     },
     checkAllActive,

@@ -28,7 +28,7 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
 
   async function load(id: string, tenantId: string): Promise<Profile> {
     const profile = await profiles.get(id);
-    if (!profile || profile.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `profile ${id} not found` });
+    if (!profile || profile.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: { en: `profile ${id} not found`, ru: `профиль ${id} не найден` } });
     return profile;
   }
 
@@ -36,10 +36,10 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
   async function requireActiveProvider(providerId: string, tenantId: string) {
     const provider = await providers.get(providerId);
     if (!provider || provider.tenant_id !== tenantId) {
-      throw new PalisadeError('VALIDATION_ERROR', { message: `provider ${providerId} not found`, details: [{ path: 'provider_id', message: 'provider not found' }] });
+      throw new PalisadeError('VALIDATION_ERROR', { message: { en: `provider ${providerId} not found`, ru: `провайдер ${providerId} не найден` }, details: [{ path: 'provider_id', message: 'provider not found' }] });
     }
     if (provider.status !== 'ACTIVE') {
-      throw new PalisadeError('CONFLICT', { message: `provider ${provider.name} is ${provider.status}; only ACTIVE providers can get a profile` });
+      throw new PalisadeError('CONFLICT', { message: { en: `provider ${provider.name} is ${provider.status}; only ACTIVE providers can get a profile`, ru: `провайдер ${provider.name} в статусе ${provider.status}; профиль можно создать только для ACTIVE` } });
     }
   }
 
@@ -47,7 +47,7 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
     const profile = await load(id, tenantId);
     if (to === 'ACTIVE') await requireActiveProvider(profile.provider_id, tenantId);
     const updated = await profiles.update(id, (current) => {
-      if (!from.includes(current.status)) throw new PalisadeError('CONFLICT', { message: `profile is ${current.status}; this move needs ${from.join(' or ')}` });
+      if (!from.includes(current.status)) throw new PalisadeError('CONFLICT', { message: { en: `profile is ${current.status}; this move needs ${from.join(' or ')}`, ru: `профиль в статусе ${current.status}; этот переход возможен из ${from.join(' или ')}` } });
       return { ...current, status: to, updated_at: now() };
     });
     await deps.onChange();
@@ -78,9 +78,9 @@ export function createProfileOperations(deps: ProfileOperationsDeps) {
         await load(id, tenantId);
       }
       const updated = await profiles.update(id, (current) => {
-        if (current.status === 'ARCHIVED') throw new PalisadeError('CONFLICT', { message: 'an archived profile is read-only; reactivate it first' });
+        if (current.status === 'ARCHIVED') throw new PalisadeError('CONFLICT', { message: { en: 'an archived profile is read-only; reactivate it first', ru: 'архивный профиль только для чтения; сначала активируйте его снова' } });
         if (current.managed_by === 'operator' && actor !== 'operator') {
-          throw new PalisadeError('CONFLICT', { message: 'this profile is managed by the Kubernetes operator; change its custom resource instead' });
+          throw new PalisadeError('CONFLICT', { message: { en: 'this profile is managed by the Kubernetes operator; change its custom resource instead', ru: 'этим профилем управляет оператор Kubernetes; измените его custom resource' } });
         }
         return Profile.parse({ ...deepMerge(current as unknown as Record<string, unknown>, patch), updated_at: now() });
       });

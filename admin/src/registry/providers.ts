@@ -65,7 +65,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
 
   async function load(id: string, tenantId: string): Promise<Provider> {
     const provider = await providers.get(id);
-    if (!provider || provider.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: `provider ${id} not found` });
+    if (!provider || provider.tenant_id !== tenantId) throw new PalisadeError('NOT_FOUND', { message: { en: `provider ${id} not found`, ru: `провайдер ${id} не найден` } });
     return provider;
   }
 
@@ -73,7 +73,7 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
     await load(id, tenantId);
     const updated = await providers.update(id, (current) => {
       if (!from.includes(current.status)) {
-        throw new PalisadeError('CONFLICT', { message: `provider is ${current.status}; this move needs ${from.join(' or ')}` });
+        throw new PalisadeError('CONFLICT', { message: { en: `provider is ${current.status}; this move needs ${from.join(' or ')}`, ru: `провайдер в статусе ${current.status}; этот переход возможен из ${from.join(' или ')}` } });
       }
       return { ...current, status: to, updated_at: now() };
     });
@@ -115,9 +115,9 @@ export function createProviderOperations(deps: ProviderOperationsDeps) {
       const patch = ProviderUpdate.parse(body);
       await load(id, tenantId);
       const updated = await providers.update(id, (current) => {
-        if (current.status === 'ARCHIVED') throw new PalisadeError('CONFLICT', { message: 'an archived provider is read-only; reactivate it first' });
+        if (current.status === 'ARCHIVED') throw new PalisadeError('CONFLICT', { message: { en: 'an archived provider is read-only; reactivate it first', ru: 'архивный провайдер только для чтения; сначала активируйте его снова' } });
         if (current.managed_by === 'operator' && actor !== 'operator') {
-          throw new PalisadeError('CONFLICT', { message: 'this provider is managed by the Kubernetes operator; change its custom resource instead' });
+          throw new PalisadeError('CONFLICT', { message: { en: 'this provider is managed by the Kubernetes operator; change its custom resource instead', ru: 'этим провайдером управляет оператор Kubernetes; измените его custom resource' } });
         }
         const merged = { ...current, ...stripUndefined(patch) } as Record<string, unknown>;
         // The merged record must still satisfy every create rule (a mapping left, match_value vs match_type).

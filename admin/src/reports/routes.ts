@@ -26,7 +26,7 @@ export function registerReportRoutes(app: FastifyInstance, ctx: ReportRouteConte
 
   async function find(request: Parameters<typeof access.principal>[0], id: string): Promise<Report> {
     const report = await reports.get(id);
-    if (!report) throw new PalisadeError('NOT_FOUND', { message: `report ${id} not found` });
+    if (!report) throw new PalisadeError('NOT_FOUND', { message: { en: `report ${id} not found`, ru: `отчёт ${id} не найден` } });
     access.tenantFor(request, report.tenant_id); // another tenant's report is 403 unless super-admin
     return report;
   }
@@ -96,11 +96,13 @@ export function registerReportRoutes(app: FastifyInstance, ctx: ReportRouteConte
       const { bom } = DownloadQuery.parse(request.query);
       const report = await find(request, id);
       if (report.status !== 'COMPLETED') {
-        const why = report.status === 'PENDING' ? 'is still being generated' : `failed: ${report.error ?? 'unknown error'}`;
-        throw new PalisadeError('CONFLICT', { message: `report ${id} ${why}` });
+        const message = report.status === 'PENDING'
+          ? { en: `report ${id} is still being generated`, ru: `отчёт ${id} ещё формируется` }
+          : { en: `report ${id} failed: ${report.error ?? 'unknown error'}`, ru: `отчёт ${id} не сформирован: ${report.error ?? 'неизвестная ошибка'}` };
+        throw new PalisadeError('CONFLICT', { message });
       }
       const stored = await reports.content(id);
-      if (!stored) throw new PalisadeError('NOT_FOUND', { message: `report ${id} has no file` });
+      if (!stored) throw new PalisadeError('NOT_FOUND', { message: { en: `report ${id} has no file`, ru: `у отчёта ${id} нет файла` } });
       const body = report.format === 'CSV' && (bom === 'true' || bom === '1') ? Buffer.concat([UTF8_BOM, stored.content]) : stored.content;
       return reply
         .header('content-type', CONTENT_TYPES[report.format])

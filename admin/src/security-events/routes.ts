@@ -66,7 +66,7 @@ export function registerSecurityEventRoutes(app: FastifyInstance, ctx: SecurityE
     async (request) => {
       const { id } = IdParams.parse(request.params);
       const event = await events.get(id);
-      if (!event) throw new PalisadeError('NOT_FOUND', { message: `security event ${id} not found` });
+      if (!event) throw new PalisadeError('NOT_FOUND', { message: { en: `security event ${id} not found`, ru: `событие безопасности ${id} не найдено` } });
       access.tenantFor(request, event.tenant_id); // rule 3: another tenant's event is 403 unless super-admin
 
       return publicEvent(event);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
 import { ERROR_CATALOGUE, PalisadeError, renderAdminError, renderGatewayError, toPalisadeError } from './index.js';
+import { languageOf } from '../i18n/language.js';
 
 t.test('the gateway codes of the spec carry their status and type', async (t) => {
   const expected: Record<string, [number, string]> = {
@@ -62,4 +63,39 @@ t.test('unknown errors become INTERNAL_ERROR keeping the cause', async (t) => {
   t.equal(err.code, 'INTERNAL_ERROR');
   t.equal(err.cause, cause);
   t.equal(toPalisadeError(err), err);
+});
+
+t.test('admin errors in Russian: zod and catalogue texts translated, texts written for one case kept', async (t) => {
+  const schema = z.object({
+    name: z.string().min(3),
+    retries: z.number().int(),
+    kind: z.enum(['syslog', 'webhook']),
+    target: z.string().refine((v) => v.startsWith('https://'), { message: 'target must use https' }),
+  });
+  const parsed = schema.safeParse({ name: 'ab', retries: 'three', kind: 'smtp', target: 'http://x' });
+  t.notOk(parsed.success);
+  const error = toPalisadeError(parsed.error);
+  const ru = renderAdminError(error, 'ru').error;
+  t.same(ru.details?.map((d) => d.path), ['name', 'retries', 'kind', 'target']);
+  t.match(ru.details?.[0]?.message, /^Слишком маленькое значение/);
+  // The type it received is kept, though zod's issue no longer holds the input.
+  t.equal(ru.details?.[1]?.message, 'Неверный ввод: ожидалось число, получено string', 'zod\'s Russian text, with the received type, not undefined');
+  t.match(ru.details?.[2]?.message, /^Неверный вариант/);
+  t.equal(ru.details?.[3]?.message, 'target must use https');
+  t.equal(ru.message, `Неверное значение поля name: ${ru.details?.[0]?.message}`);
+  t.same(renderAdminError(error, 'en').error, renderAdminError(error).error, 'English is the default');
+  t.equal(renderAdminError(error).error.details?.[1]?.message, 'Invalid input: expected number, received string');
+
+  t.same(renderAdminError(new PalisadeError('FORBIDDEN'), 'ru').error, { code: 'FORBIDDEN', message: 'Доступ запрещён' });
+  t.equal(renderAdminError(new PalisadeError('NOT_FOUND', { message: 'exporter e1 not found' }), 'ru').error.message, 'exporter e1 not found');
+  const written = new PalisadeError('VALIDATION_ERROR', { message: 'Invalid to: must not be before from', details: [{ path: 'to', message: 'must not be before from' }] });
+  t.same(renderAdminError(written, 'ru').error.details, [{ path: 'to', message: 'must not be before from' }]);
+});
+
+t.test('the language of a request: Accept-Language by q-value, English otherwise', async (t) => {
+  t.equal(languageOf('ru-RU,ru;q=0.9,en;q=0.8'), 'ru');
+  t.equal(languageOf('en;q=0.9,ru;q=0.5'), 'en');
+  t.equal(languageOf('de-DE'), 'en');
+  t.equal(languageOf(undefined), 'en');
+  t.equal(languageOf(`${'x,'.repeat(10_000)}ru`), 'en', 'an overlong header is cut, not parsed whole');
 });

@@ -1,4 +1,8 @@
+import type { Language } from '../i18n/language.js';
 import { ERROR_CATALOGUE, type ErrorCode, type ErrorType } from './catalogue.js';
+
+/** A message people read in the console: English (the API's own language) and Russian. */
+export type Texts = Readonly<Record<Language, string>>;
 
 /** A field-level problem, as the admin API lists them under `details`. */
 export interface FieldIssue {
@@ -7,7 +11,8 @@ export interface FieldIssue {
 }
 
 export interface PalisadeErrorOptions {
-  message?: string;
+  /** English only, or the texts in every language (the error's `message` is the English one). */
+  message?: string | Texts;
   cause?: unknown;
   /** Gateway: POLICY_VIOLATION's {jailbreak_score, pii_entities}. Admin: a list of FieldIssue. */
   details?: unknown;
@@ -29,10 +34,14 @@ export class PalisadeError extends Error {
   readonly reasons: string[] | undefined;
   readonly retryAfter: number | undefined;
   readonly headers: Record<string, string>;
+  /** The message in each language it was written in (absent: English only, or the catalogue's). */
+  readonly texts: Texts | undefined;
 
   constructor(code: ErrorCode, options: PalisadeErrorOptions = {}) {
     const entry = ERROR_CATALOGUE[code];
-    super(options.message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    const texts = typeof options.message === 'object' ? options.message : undefined;
+    super(texts?.en ?? (options.message as string | undefined) ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.texts = texts;
     this.name = 'PalisadeError';
     this.code = code;
     this.status = options.status ?? entry.status;

@@ -1,4 +1,6 @@
 import { ZodError } from 'zod';
+import type { Language } from '../i18n/language.js';
+import { localizedAdminError } from './localize.js';
 import { PalisadeError, isPalisadeError, type FieldIssue } from './palisade-error.js';
 
 /** The gateway's error body of the spec: `{ error: { code, message, type, trace_id, details?, reasons?, retry_after? } }`. */
@@ -49,8 +51,7 @@ export function renderGatewayError(error: PalisadeError, traceId?: string): Gate
   return { error: body };
 }
 
-export function renderAdminError(error: PalisadeError): AdminErrorBody {
-  const body: AdminErrorBody['error'] = { code: error.code, message: error.message };
-  if (Array.isArray(error.details)) body.details = error.details as FieldIssue[];
-  return { error: body };
+/** The admin body, its message and field details in the reader's language (English by default). */
+export function renderAdminError(error: PalisadeError, language: Language = 'en'): AdminErrorBody {
+  return { error: { code: error.code, ...localizedAdminError(error, language) } };
 }

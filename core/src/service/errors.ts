@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PalisadeError, renderAdminError, renderGatewayError, toPalisadeError } from '../errors/index.js';
+import { languageOf } from '../i18n/language.js';
 
 /** `gateway` answers with the spec's gateway body (with trace_id); `admin` with DECISIONS.md's body. */
 export type ErrorFormat = 'gateway' | 'admin';
@@ -27,7 +28,7 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: P
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
   const traceId = (request as FastifyRequest & { traceId?: string }).traceId;
-  return reply.code(error.status).send(format === 'gateway' ? renderGatewayError(error, traceId) : renderAdminError(error));
+  return reply.code(error.status).send(format === 'gateway' ? renderGatewayError(error, traceId) : renderAdminError(error, languageOf(request.headers['accept-language'])));
 }
 
 export function registerErrorHandling(app: FastifyInstance, format: ErrorFormat, notFound?: (request: FastifyRequest) => PalisadeError): void {

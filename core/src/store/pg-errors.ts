@@ -1,4 +1,4 @@
-import { PalisadeError } from '../errors/index.js';
+import { PalisadeError, type Texts } from '../errors/index.js';
 
 interface PgLikeError {
   code?: string;
@@ -9,15 +9,15 @@ interface PgLikeError {
  * Maps database constraint failures to catalogue errors; `messages` names what each constraint
  * means to a user (e.g. "a provider with this name already exists").
  */
-export function mapConstraintError(error: unknown, messages: Record<string, string> = {}): unknown {
+export function mapConstraintError(error: unknown, messages: Record<string, Texts> = {}): unknown {
   const pgError = error as PgLikeError;
   if (!pgError || typeof pgError !== 'object') return error;
   if (pgError.code === '23505') {
-    const message = (pgError.constraint && messages[pgError.constraint]) || 'A record with the same unique value already exists';
+    const message = (pgError.constraint && messages[pgError.constraint]) || { en: 'A record with the same unique value already exists', ru: 'Запись с таким уникальным значением уже существует' };
     return new PalisadeError('CONFLICT', { message, cause: error });
   }
   if (pgError.code === '23503') {
-    const message = (pgError.constraint && messages[pgError.constraint]) || 'A referenced record does not exist';
+    const message = (pgError.constraint && messages[pgError.constraint]) || { en: 'A referenced record does not exist', ru: 'Запись, на которую есть ссылка, не существует' };
     return new PalisadeError('CONFLICT', { message, cause: error });
   }
   return error;
@@ -45,7 +45,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** A database outage as the catalogue's 503 (with Retry-After); any other error unchanged. */
 export function mapUnavailableError(error: unknown): unknown {
   if (error instanceof PalisadeError || !isDatabaseUnavailable(error)) return error;
-  return new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The database is unavailable; try again shortly', retryAfter: 5, cause: error });
+  return new PalisadeError('SERVICE_UNAVAILABLE', { message: { en: 'The database is unavailable; try again shortly', ru: 'База данных недоступна; повторите чуть позже' }, retryAfter: 5, cause: error });
 }
 
 /** For `.catch(rethrowUnavailable)` on driver calls: a lost or closed database is a 503, not a 500. */

@@ -26,7 +26,7 @@ const thing = (over: Partial<Thing> = {}): Thing => ({
 const providersSpec = {
   table: 'providers',
   columns: { tenant_id: (r: Thing) => r.tenant_id, name: (r: Thing) => r.name, status: (r: Thing) => r.status },
-  conflicts: { providers_tenant_name_key: 'a provider with this name already exists' },
+  conflicts: { providers_tenant_name_key: { en: 'a provider with this name already exists', ru: 'провайдер с таким именем уже есть' } },
 };
 
 t.test('store', async (t) => {

@@ -146,7 +146,10 @@ await browserTest(t, "a form error from the Admin API lands on its field", async
   // Valid for the form's schema (any text), refused by the API: a url pattern starts with / or ^.
   await field(page, 'Match value').fill('v1/chat');
   await field(page, 'Target base url').fill('http://127.0.0.1:9');
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/providers'));
   await page.getByRole('button', { name: 'Save' }).click();
+  // The console asks for its own language (not the browser's list), so the API's messages come in it.
+  t.equal((await sent).headers()['accept-language'], 'en', "the call carries the console's language");
   await page.getByTestId('form-error').waitFor();
   const wrapper = page.locator('.mantine-InputWrapper-root', { has: field(page, 'Match value') });
   t.match(await wrapper.textContent(), /must start with/, 'the API message is shown under Match value');

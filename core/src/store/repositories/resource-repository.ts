@@ -1,5 +1,6 @@
 import type { Database, Queryable } from '../database.js';
 import { mapConstraintError } from '../pg-errors.js';
+import type { Texts } from '../../errors/index.js';
 
 /** What every stored resource record has, whatever its model. */
 export interface StoredRecord {
@@ -14,7 +15,7 @@ export interface ResourceTableSpec<T extends StoredRecord> {
   /** Columns kept beside `data`, each computed from the record (filters, joins, constraints). */
   columns: Record<string, (record: T) => unknown>;
   /** Constraint name → the conflict message a user sees. */
-  conflicts?: Record<string, string>;
+  conflicts?: Record<string, Texts>;
 }
 
 export interface ListOptions {

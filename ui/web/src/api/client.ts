@@ -6,6 +6,18 @@ import type { paths } from './schema';
 
 export const api = createClient<paths>({ baseUrl: '' });
 
+/** The console's language (i18n keeps it on <html lang>): the API answers its error messages in it. */
+function consoleLanguage(): string {
+  return (typeof document === 'undefined' ? '' : document.documentElement.lang) || 'en';
+}
+
+api.use({
+  onRequest({ request }) {
+    request.headers.set('accept-language', consoleLanguage());
+    return request;
+  },
+});
+
 export interface ErrorDetail {
   path: string;
   message: string;
@@ -20,6 +32,11 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What to tell a person about a failed call: the role refusal in the console's words, else the API's message. */
+export function errorText(error: Error, forbidden: string): string {
+  return error instanceof ApiError && error.status === 403 ? forbidden : error.message;
 }
 
 /** The data of an openapi-fetch answer, or its error as an ApiError. */
@@ -46,7 +63,7 @@ export function warningsOf(response: Pick<Response, 'headers'>): string[] {
 export async function rawExchange<T>(method: string, path: string, body?: unknown): Promise<{ data: T; warnings: string[] }> {
   const response = await fetch(path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { 'accept-language': consoleLanguage(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();

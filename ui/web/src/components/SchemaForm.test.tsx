@@ -31,4 +31,17 @@ describe('SchemaForm', () => {
     expect(labels).toEqual(expect.arrayContaining(['Имя пользователя', 'Электронная почта', 'Пароль', 'Имя', 'Фамилия']));
     expect(labels).not.toContain('Username');
   });
+
+  it('checks the form in the console language before it is sent', async () => {
+    const schema = bodySchema('/api/v1/users', 'post')!;
+    const container = document.body.appendChild(document.createElement('div'));
+    root = createRoot(container);
+    const submitted = vi.fn();
+    await act(async () => root!.render(<MantineProvider><SchemaForm schema={schema} formData={{ email: 'not-an-address' }} onSubmit={submitted} /></MantineProvider>));
+    await act(async () => container.querySelector('form')!.requestSubmit());
+    expect(submitted).not.toHaveBeenCalled();
+    const errors = container.textContent ?? '';
+    expect(errors).toMatch(/должно (иметь обязательное поле|соответствовать формату)/);
+    expect(errors).not.toMatch(/must have required property|must match format/);
+  });
 });

@@ -4,11 +4,12 @@
 // they name.
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
-import validator from '@rjsf/validator-ajv8';
+import validator, { customizeValidator } from '@rjsf/validator-ajv8';
+import localizeRu from 'ajv-i18n/localize/ru';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/client';
+import { errorText } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
 import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
 
@@ -32,6 +33,8 @@ export function SchemaForm(props: SchemaFormProps) {
     [props.schema, i18n.language],
   );
   const translateString = useMemo(() => formStrings(t), [i18n.language]);
+  // The form's own checks speak the console's language (ajv-i18n's texts for ajv's errors).
+  const localValidator = useMemo(() => (i18n.language === 'ru' ? customizeValidator({}, localizeRu) : validator), [i18n.language]);
   const uiSchema = useMemo(() => {
     const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
     const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
@@ -48,7 +51,7 @@ export function SchemaForm(props: SchemaFormProps) {
     <>
       {props.error instanceof Error && (
         <Alert color="red" role="alert" mb="md" title={t('common.error')} data-testid="form-error">
-          {props.error instanceof ApiError && props.error.status === 403 ? t('common.forbidden') : props.error.message}
+          {errorText(props.error, t('common.forbidden'))}
           {extraErrors ? ` — ${t('common.fixErrors')}` : ''}
         </Alert>
       )}
@@ -57,7 +60,7 @@ export function SchemaForm(props: SchemaFormProps) {
         schema={schema}
         uiSchema={uiSchema}
         formData={props.formData}
-        validator={validator}
+        validator={localValidator}
         readonly={props.readOnly}
         showErrorList={false}
         noHtml5Validate

@@ -3,7 +3,7 @@ import { Alert, Code, Group, Pagination, Paper, Select, Stack, Table, Text, Text
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../api/client';
-import { ApiError, unwrap } from '../api/client';
+import { errorText, unwrap } from '../api/client';
 import type { AuditQuery } from '../api/types';
 import { useSession } from '../app/session';
 
@@ -36,7 +36,7 @@ export function AuditLog() {
           <TextInput label={t('audit.resourceId')} onChange={(e) => set('resource_id', e.currentTarget.value)} />
         </Group>
       </Paper>
-      {records.error && <Alert color="red" role="alert">{records.error instanceof ApiError && records.error.status === 403 ? t('common.forbidden') : records.error.message}</Alert>}
+      {records.error && <Alert color="red" role="alert">{errorText(records.error, t('common.forbidden'))}</Alert>}
       <Table striped>
         <Table.Thead>
           <Table.Tr><Table.Th>{t('audit.time')}</Table.Th><Table.Th>{t('audit.user')}</Table.Th><Table.Th>{t('audit.action')}</Table.Th><Table.Th>{t('audit.resource')}</Table.Th><Table.Th>{t('audit.path')}</Table.Th><Table.Th>{t('audit.statusCode')}</Table.Th><Table.Th>{t('audit.body')}</Table.Th></Table.Tr>

@@ -7,7 +7,7 @@ import { notifications } from '@mantine/notifications';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ApiError, rawCall, rawExchange } from '../../api/client';
+import { errorText, rawCall, rawExchange } from '../../api/client';
 import { bodySchema, immutableFields } from '../../api/schemas';
 import { useSession } from '../../app/session';
 import { ConfirmButton } from '../../components/ConfirmButton';
@@ -69,7 +69,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
   const tenant = new URLSearchParams(tenantQuery() as Record<string, string>).toString();
   const list = useQuery({ queryKey: [config.path, tenant], queryFn: () => rawCall<{ items: ResourceRow[]; total: number }>('GET', `${config.path}?limit=1000${tenant ? `&${tenant}` : ''}`) });
   const refresh = () => client.invalidateQueries({ queryKey: [config.path] });
-  const fail = (error: Error) => notifications.show({ color: 'red', title: t('common.error'), message: error instanceof ApiError && error.status === 403 ? t('common.forbidden') : error.message });
+  const fail = (error: Error) => notifications.show({ color: 'red', title: t('common.error'), message: errorText(error, t('common.forbidden')) });
 
   // Accepted settings whose effect is easy to miss come back as warnings: shown until dismissed.
   const warn = (warnings: string[]) => {
@@ -106,7 +106,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
         {can('write') && <Button onClick={() => open()} data-testid="create">{t('common.create')}</Button>}
       </Group>
       {config.banner}
-      {list.error && <Alert color="red" role="alert">{list.error instanceof ApiError && list.error.status === 403 ? t('common.forbidden') : list.error.message}</Alert>}
+      {list.error && <Alert color="red" role="alert">{errorText(list.error, t('common.forbidden'))}</Alert>}
       {list.data && rows.length === 0 && <Alert color="blue">{can('write') ? t('common.emptyCreate') : t('common.emptyViewer')}</Alert>}
       {rows.length > 0 && (
         <Table highlightOnHover striped>
