@@ -18,7 +18,11 @@ export default defineConfig({
   server: { port: 4200, proxy: { '/api': process.env.ADMIN_API_URL ?? 'http://127.0.0.1:8001' } },
   test: {
     environment: 'jsdom', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], setupFiles: ['src/testing/setup.ts'], css: false,
-    // @rjsf/mantine imports dayjs plugins without their .js extension, which Node's ESM loader refuses: bundled by vite instead.
-    server: { deps: { inline: [/@rjsf\//] } },
+    // @rjsf/mantine imports dayjs plugins without their .js extension, which Node's ESM loader refuses.
+    // Mantine and the libraries it imports are hoisted to the root, beside React 18: bundled by vite
+    // too, so that the alias above gives them the app's React; react-number-format by its ES build
+    // (its CommonJS build would require React past the alias).
+    server: { deps: { inline: [/@rjsf\//, /@mantine\//, /react-number-format/, /@floating-ui\//] } },
+    alias: [{ find: /^react-number-format$/, replacement: fileURLToPath(new URL('../../node_modules/react-number-format/dist/react-number-format.es.js', import.meta.url)) }],
   },
 });

@@ -19,8 +19,6 @@ let root: Root | undefined;
 afterEach(() => act(() => root?.unmount()));
 
 describe('SchemaForm', () => {
-  // The user form: text fields only (Mantine's number input comes through a CommonJS package that
-  // brings the root's React 18 into the test).
   it('labels the fields in the console language, from the shared (frozen) schema without changing it', async () => {
     const schema = bodySchema('/api/v1/users', 'post')!;
     expect(Object.isFrozen(schema)).toBe(true);
@@ -43,5 +41,18 @@ describe('SchemaForm', () => {
     const errors = container.textContent ?? '';
     expect(errors).toMatch(/должно (иметь обязательное поле|соответствовать формату)/);
     expect(errors).not.toMatch(/must have required property|must match format/);
+  });
+
+  // Number fields (Mantine's NumberInput) and selects: the provider form.
+  it('renders a form with number fields and selects, and checks its ranges in the console language', async () => {
+    const schema = bodySchema('/api/v1/providers', 'post')!;
+    const container = document.body.appendChild(document.createElement('div'));
+    root = createRoot(container);
+    const submitted = vi.fn();
+    await act(async () => root!.render(<MantineProvider><SchemaForm schema={schema} formData={{ name: 'p', priority: 5000 }} onSubmit={submitted} /></MantineProvider>));
+    expect(container.querySelector('input[inputmode="numeric"], input[inputmode="decimal"]')).not.toBeNull();
+    await act(async () => container.querySelector('form')!.requestSubmit());
+    expect(submitted).not.toHaveBeenCalled();
+    expect(container.textContent).toMatch(/должно быть <= \d+/);
   });
 });
