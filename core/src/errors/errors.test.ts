@@ -1,7 +1,12 @@
 import t from 'tap';
 import { z } from 'zod';
 import { ERROR_CATALOGUE, PalisadeError, renderAdminError, renderGatewayError, toPalisadeError } from './index.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { languageOf } from '../i18n/language.js';
+import { Provider } from '../model/index.js';
+import { FIELD_MESSAGES_RU } from './field-messages-ru.js';
 
 t.test('the gateway codes of the spec carry their status and type', async (t) => {
   const expected: Record<string, [number, string]> = {
@@ -98,4 +103,21 @@ t.test('the language of a request: Accept-Language by q-value, English otherwise
   t.equal(languageOf('de-DE'), 'en');
   t.equal(languageOf(undefined), 'en');
   t.equal(languageOf(`${'x,'.repeat(10_000)}ru`), 'en', 'an overlong header is cut, not parsed whole');
+});
+
+t.test("the models' own field rules in Russian; every entry of the table is a text some model writes", async (t) => {
+  const parsed = Provider.pick({ target_base_url: true }).safeParse({ target_base_url: 'ftp://host' });
+  t.notOk(parsed.success);
+  const ru = renderAdminError(toPalisadeError(parsed.error), 'ru').error;
+  t.equal(ru.details?.[0]?.message, 'должно начинаться с http:// или https://');
+  t.equal(ru.message, 'Неверное значение поля target_base_url: должно начинаться с http:// или https://');
+  const pattern = new PalisadeError('VALIDATION_ERROR', {
+    message: "Invalid match_value: a url pattern must start with '/' (glob) or '^' (regular expression)",
+    details: [{ path: 'match_value', message: "a url pattern must start with '/' (glob) or '^' (regular expression)" }],
+  });
+  t.match(renderAdminError(pattern, 'ru').error, { message: /^Неверное значение поля match_value: шаблон URL/, details: [{ path: 'match_value', message: /^шаблон URL/ }] });
+
+  const modelDir = fileURLToPath(new URL('../model/', import.meta.url));
+  const sources = readdirSync(modelDir).filter((f) => f.endsWith('.js') && !f.endsWith('.test.js')).map((f) => readFileSync(join(modelDir, f), 'utf8')).join('\n');
+  for (const english of Object.keys(FIELD_MESSAGES_RU)) t.ok(sources.includes(JSON.stringify(english).slice(1, -1)) || sources.includes(english), english);
 });

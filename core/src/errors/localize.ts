@@ -1,9 +1,10 @@
-// Admin API errors in the reader's language. The catalogue's own messages and zod's built-in issue
-// messages have Russian texts; a message written for one case (`exporter X not found`, a refinement's
-// text) stays as written, so nothing is ever translated into something it did not say.
+// Admin API errors in the reader's language. The catalogue's messages, zod's built-in issue messages,
+// the models' own field rules and the messages thrown with both texts have Russian texts; any other
+// message stays as written, so nothing is ever translated into something it did not say.
 import { z, ZodError, type core } from 'zod';
 import type { Language } from '../i18n/language.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './catalogue.js';
+import { FIELD_MESSAGES_RU } from './field-messages-ru.js';
 import type { FieldIssue, PalisadeError } from './palisade-error.js';
 
 const CATALOGUE_RU: Record<ErrorCode, string> = {
@@ -60,20 +61,32 @@ export function russianIssueMessage(issue: core.$ZodIssue): string {
 export function localizedAdminError(error: PalisadeError, language: Language): { message: string; details?: FieldIssue[] } {
   const details = Array.isArray(error.details) ? (error.details as FieldIssue[]) : undefined;
   if (language === 'en') return details ? { message: error.message, details } : { message: error.message };
-  const cause = error.cause instanceof ZodError ? error.cause : undefined;
-  // Details built from the zod failure (toPalisadeError's zodIssues) line up with its issues.
-  const fromCause = cause !== undefined && details !== undefined && details.length === cause.issues.length
-    && details.every((detail, i) => detail.path === cause.issues[i]!.path.map(String).join('.') && detail.message === cause.issues[i]!.message);
-  const translated = fromCause ? details.map((detail, i) => ({ path: detail.path, message: russianIssueMessage(cause.issues[i]!) })) : details;
+  const issues = zodIssuesOf(error, details);
+  const translated = details?.map((detail, i) => ({ path: detail.path, message: russianFieldMessage(detail.message, issues?.[i]) }));
   return translated ? { message: russianMessage(error, translated), details: translated } : { message: russianMessage(error) };
+}
+
+/** The zod issues behind the details, when the details are those issues (toPalisadeError's zodIssues). */
+function zodIssuesOf(error: PalisadeError, details: FieldIssue[] | undefined): readonly core.$ZodIssue[] | undefined {
+  if (!(error.cause instanceof ZodError) || details === undefined) return undefined;
+  const issues = error.cause.issues;
+  const same = details.length === issues.length
+    && details.every((detail, i) => detail.path === issues[i]!.path.map(String).join('.') && detail.message === issues[i]!.message);
+  return same ? issues : undefined;
+}
+
+function russianFieldMessage(message: string, issue: core.$ZodIssue | undefined): string {
+  const own = FIELD_MESSAGES_RU[message];
+  if (own !== undefined) return own;
+  return issue ? russianIssueMessage(issue) : message;
 }
 
 function russianMessage(error: PalisadeError, details?: FieldIssue[]): string {
   if (error.texts) return error.texts.ru;
   if (error.message === ERROR_CATALOGUE[error.code].message) return CATALOGUE_RU[error.code];
-  // The summary toPalisadeError writes for a zod failure: `Invalid <path>: <first issue>`.
-  const first = details?.[0];
-  if (error.code === 'VALIDATION_ERROR' && first && error.cause instanceof ZodError && error.message.startsWith(`Invalid ${first.path || 'body'}: `))
-    return `Неверное значение ${first.path ? `поля ${first.path}` : 'тела запроса'}: ${first.message}`;
+  // The summary a validation failure carries: `Invalid <path>: <its first field message>`.
+  const first = error.code === 'VALIDATION_ERROR' && Array.isArray(error.details) ? (error.details as FieldIssue[])[0] : undefined;
+  if (first && details?.[0] && error.message === `Invalid ${first.path || 'body'}: ${first.message}`)
+    return `Неверное значение ${first.path ? `поля ${first.path}` : 'тела запроса'}: ${details[0].message}`;
   return error.message;
 }
