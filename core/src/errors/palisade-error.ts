@@ -56,8 +56,3 @@ export class PalisadeError extends Error {
 export function isPalisadeError(error: unknown): error is PalisadeError {
   return error instanceof PalisadeError;
 }
-
-/** Shorthand used across the code base: `fail('NOT_FOUND', { message })`. */
-export function palisadeError(code: ErrorCode, options?: PalisadeErrorOptions): PalisadeError {
-  return new PalisadeError(code, options);
-}
