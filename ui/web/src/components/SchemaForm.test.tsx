@@ -51,6 +51,8 @@ describe('SchemaForm', () => {
     const submitted = vi.fn();
     await act(async () => root!.render(<MantineProvider><SchemaForm schema={schema} formData={{ name: 'p', priority: 5000 }} onSubmit={submitted} /></MantineProvider>));
     expect(container.querySelector('input[inputmode="numeric"], input[inputmode="decimal"]')).not.toBeNull();
+    // The upstream auth variants: their help once, not again inside the chosen variant.
+    expect(container.textContent!.split('Как шлюз авторизуется у LLM').length - 1).toBe(1);
     await act(async () => container.querySelector('form')!.requestSubmit());
     expect(submitted).not.toHaveBeenCalled();
     expect(container.textContent).toMatch(/должно быть <= \d+/);

@@ -40,8 +40,16 @@ export function SchemaForm(props: SchemaFormProps) {
     const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
     // An order may name fields this variant of the form leaves out (rjsf refuses unknown names).
     if (Array.isArray(out['ui:order'])) out['ui:order'] = (out['ui:order'] as string[]).filter((k) => k === '*' || keys.includes(k));
+    const properties = (props.schema.properties ?? {}) as Record<string, RJSFSchema>;
     for (const key of keys) {
       if (help[key]) out[key] = { 'ui:help': help[key], ...(out[key] as object | undefined) };
+      // A choice of variants (upstream auth, an exporter's settings) shows its label, help and selector
+      // once; the chosen variant's own fields follow without repeating its title or the help.
+      for (const choice of ['oneOf', 'anyOf'] as const) {
+        const variants = properties[key]?.[choice];
+        const objects = Array.isArray(variants) && variants.every((v) => typeof v === 'object' && (v.type === 'object' || 'properties' in v));
+        if (objects) out[key] = { [choice]: variants.map(() => ({ 'ui:options': { label: false } })), ...(out[key] as object | undefined) };
+      }
     }
     return out;
   }, [props.schema, props.uiSchema, i18n.language]);

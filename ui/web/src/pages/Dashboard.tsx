@@ -82,7 +82,7 @@ export function Dashboard() {
         <Card withBorder>
           <Title order={3} size="h5" mb="sm">{t('dashboard.topTypes')}</Title>
           {data && (
-            <BarChart h={220} orientation="vertical" yAxisProps={{ width: 150 }} dataKey="type" series={[{ name: 'count', color: 'indigo.6', label: t('dashboard.events') }]}
+            <BarChart h={220} orientation="vertical" yAxisProps={{ width: 175 }} dataKey="type" series={[{ name: 'count', color: 'indigo.6', label: t('dashboard.events') }]}
               data={Object.entries(data.events_by_type).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([type, count]) => ({ type, count }))}
               barProps={{ className: 'clickable', onClick: (bar: { type?: string }) => bar.type && toEvents({ event_type: bar.type }) }} />
           )}

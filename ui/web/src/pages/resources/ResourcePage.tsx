@@ -109,33 +109,36 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
       {list.error && <Alert color="red" role="alert">{errorText(list.error, t('common.forbidden'))}</Alert>}
       {list.data && rows.length === 0 && <Alert color="blue">{can('write') ? t('common.emptyCreate') : t('common.emptyViewer')}</Alert>}
       {rows.length > 0 && (
-        <Table highlightOnHover striped>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('common.name')}</Table.Th>
-              {config.columns.map((c) => <Table.Th key={c.label}>{c.label}</Table.Th>)}
-              <Table.Th>{t('common.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((row) => (
-              <Table.Tr key={row.id} data-testid="resource-row" data-name={row.name}>
-                <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => open(row)}>{row.name}</Button>{operatorManaged(row) ? <Text size="xs" c="dimmed">{row.managed_by}</Text> : null}</Table.Td>
-                {config.columns.map((c) => <Table.Td key={c.label}>{c.render(row)}</Table.Td>)}
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    {can('write') && !operatorManaged(row) && <Button size="xs" variant="default" onClick={() => open(row)}>{t('common.edit')}</Button>}
-                    {can('write') && !operatorManaged(row) && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" color="teal.9" autoContrast onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
-                    {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ACTIVE' && <Button size="xs" variant="light" color="gray" onClick={() => action.mutate({ row, verb: 'archive' })}>{t('common.archive')}</Button>}
-                    {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ARCHIVED' && <Button size="xs" variant="light" onClick={() => action.mutate({ row, verb: 'reactivate' })}>{t('common.reactivate')}</Button>}
-                    {config.rowActions?.(row, refresh)}
-                    {can('delete') && !operatorManaged(row) && <ConfirmButton message={t('common.confirmDelete', { name: row.name })} onConfirm={() => action.mutate({ row, verb: '', method: 'DELETE' })}>{t('common.delete')}</ConfirmButton>}
-                  </Group>
-                </Table.Td>
+        // Wide rows (URLs, patterns) scroll sideways inside the page instead of running off its edge.
+        <Table.ScrollContainer minWidth={900}>
+          <Table highlightOnHover striped>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('common.name')}</Table.Th>
+                {config.columns.map((c) => <Table.Th key={c.label}>{c.label}</Table.Th>)}
+                <Table.Th>{t('common.actions')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((row) => (
+                <Table.Tr key={row.id} data-testid="resource-row" data-name={row.name}>
+                  <Table.Td><Button variant="subtle" size="compact-sm" onClick={() => open(row)}>{row.name}</Button>{operatorManaged(row) ? <Text size="xs" c="dimmed">{row.managed_by}</Text> : null}</Table.Td>
+                  {config.columns.map((c) => <Table.Td key={c.label}>{c.render(row)}</Table.Td>)}
+                  <Table.Td>
+                    <Group gap={4} wrap="nowrap">
+                      {can('write') && !operatorManaged(row) && <Button size="xs" variant="default" onClick={() => open(row)}>{t('common.edit')}</Button>}
+                      {can('write') && !operatorManaged(row) && config.lifecycle && row.status === 'DRAFT' && <Button size="xs" color="teal.9" autoContrast onClick={() => action.mutate({ row, verb: 'activate' })}>{t('common.activate')}</Button>}
+                      {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ACTIVE' && <Button size="xs" variant="light" color="gray" onClick={() => action.mutate({ row, verb: 'archive' })}>{t('common.archive')}</Button>}
+                      {can('write') && !operatorManaged(row) && config.lifecycle === 'full' && row.status === 'ARCHIVED' && <Button size="xs" variant="light" onClick={() => action.mutate({ row, verb: 'reactivate' })}>{t('common.reactivate')}</Button>}
+                      {config.rowActions?.(row, refresh)}
+                      {can('delete') && !operatorManaged(row) && <ConfirmButton message={t('common.confirmDelete', { name: row.name })} onConfirm={() => action.mutate({ row, verb: '', method: 'DELETE' })}>{t('common.delete')}</ConfirmButton>}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <Drawer opened={editing !== null} onClose={() => setEditing(null)} closeButtonProps={{ 'aria-label': t('common.close') }} position="right" size="xl" title={editing?.mode === 'edit' ? `${t('common.edit')}: ${editing.row.name}` : `${t('common.create')}: ${config.title}`}>
         {editing && schema && (
