@@ -6,12 +6,14 @@ import { api } from '../api/client';
 import { errorText, unwrap } from '../api/client';
 import type { AuditQuery } from '../api/types';
 import { useSession } from '../app/session';
+import { useFormatTime } from '../i18n/format';
 
 const PAGE = 50;
 const RESOURCES = ['providers', 'profiles', 'policies', 'exporters', 'reports', 'users', 'retention_settings'];
 
 export function AuditLog() {
   const { t } = useTranslation();
+  const formatTime = useFormatTime();
   const { tenantQuery } = useSession();
   const [filters, setFilters] = useState<AuditQuery>({});
   const [page, setPage] = useState(1);
@@ -44,7 +46,7 @@ export function AuditLog() {
         <Table.Tbody>
           {records.data?.items.map((r) => (
             <Table.Tr key={r.id}>
-              <Table.Td>{new Date(r.timestamp).toLocaleString()}</Table.Td>
+              <Table.Td>{formatTime(r.timestamp)}</Table.Td>
               <Table.Td>{r.user_id}<Text size="xs" c="dimmed">{r.user_email} · {r.user_role}</Text></Table.Td>
               <Table.Td>{r.action}</Table.Td>
               <Table.Td>{r.resource_type}<Text size="xs" c="dimmed">{r.resource_id}</Text></Table.Td>

@@ -10,6 +10,7 @@ import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge } from '../components/Severity';
 import { rangeOf, toLocalInput, type RangeKey } from './range';
+import { useFormatTime } from '../i18n/format';
 
 const TOTALS = [
   { key: 'requests', filter: {} },
@@ -21,6 +22,7 @@ const TOTALS = [
 
 export function Dashboard() {
   const { t } = useTranslation();
+  const formatTime = useFormatTime();
   const navigate = useNavigate();
   const { tenantQuery } = useSession();
   const [rangeKey, setRangeKey] = useState<RangeKey>('h24');
@@ -114,7 +116,7 @@ export function Dashboard() {
           <Table.Tbody>
             {critical.data?.items.map((e) => (
               <Table.Tr key={e.id} className="clickable" onClick={() => navigate(`/events/trace/${encodeURIComponent(e.trace_id)}`)}>
-                <Table.Td>{new Date(e.timestamp).toLocaleString()}</Table.Td>
+                <Table.Td>{formatTime(e.timestamp)}</Table.Td>
                 <Table.Td><SeverityBadge value={e.severity} /></Table.Td>
                 <Table.Td>{e.event_type}</Table.Td>
                 <Table.Td>{e.provider_name ?? '—'}</Table.Td>

@@ -12,6 +12,7 @@ import openapi from '../api/openapi.json';
 import { useSession } from '../app/session';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
 import { toLocalInput } from './range';
+import { useFormatTime } from '../i18n/format';
 
 const PAGE = 200;
 const ROW_HEIGHT = 40;
@@ -29,6 +30,7 @@ function fetchPage(query: EventQuery, page: number) {
 
 export function Events() {
   const { t } = useTranslation();
+  const formatTime = useFormatTime();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { tenantQuery, me } = useSession();
@@ -100,7 +102,7 @@ export function Events() {
                 <Table.Tr key={item.key} h={ROW_HEIGHT} className="clickable" data-testid="event-row" onClick={() => e && navigate(`/events/trace/${encodeURIComponent(e.trace_id)}`)}>
                   {e ? (
                     <>
-                      <Table.Td>{new Date(e.timestamp).toLocaleString()}</Table.Td>
+                      <Table.Td>{formatTime(e.timestamp)}</Table.Td>
                       <Table.Td><SeverityBadge value={e.severity} /></Table.Td>
                       <Table.Td>{e.event_type}</Table.Td>
                       <Table.Td><StatusBadge value={e.decision} /></Table.Td>

@@ -7,11 +7,13 @@ import { useTranslation } from 'react-i18next';
 import { api, rawCall, unwrap } from '../api/client';
 import { bodySchema } from '../api/schemas';
 import { SchemaForm } from '../components/SchemaForm';
+import { useFormatTime } from '../i18n/format';
 
 const FIELDS = ['audit_retention_days', 'event_retention_days', 'detail_retention_days', 'report_retention_days'] as const;
 
 export function Retention() {
   const { t } = useTranslation();
+  const formatTime = useFormatTime();
   const client = useQueryClient();
   const settings = useQuery({ queryKey: ['retention'], queryFn: async () => unwrap(await api.GET('/api/v1/retention-settings')) });
   const save = useMutation({
@@ -28,7 +30,7 @@ export function Retention() {
       {settings.data && schema && (
         <Card withBorder>
           <SchemaForm schema={schema} uiSchema={{ 'ui:order': [...FIELDS, '*'], ...ui }} formData={Object.fromEntries(FIELDS.map((f) => [f, settings.data[f]]))} error={save.error} busy={save.isPending} onSubmit={(d) => save.mutate(d)} />
-          {settings.data.updated_at && <Text size="xs" c="dimmed" mt="sm">{t('common.updated')}: {new Date(settings.data.updated_at).toLocaleString()}</Text>}
+          {settings.data.updated_at && <Text size="xs" c="dimmed" mt="sm">{t('common.updated')}: {formatTime(settings.data.updated_at)}</Text>}
         </Card>
       )}
     </Stack>

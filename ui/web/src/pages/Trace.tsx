@@ -9,9 +9,11 @@ import { useSession } from '../app/session';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
 import { Inspection } from './Inspection';
 import { maskPrompt } from './mask-prompt';
+import { useFormatTime } from '../i18n/format';
 
 export function Trace() {
   const { t } = useTranslation();
+  const formatTime = useFormatTime();
   const { traceId = '' } = useParams();
   const { tenantQuery } = useSession();
   const events = useQuery({ queryKey: ['trace', traceId, tenantQuery()], queryFn: async () => unwrap(await api.GET('/api/v1/security-events', { params: { query: { trace_id: traceId, limit: 1000, ...tenantQuery() } } })) });
@@ -31,7 +33,7 @@ export function Trace() {
               <StatusBadge value={e.decision} />
               {e.action && <Badge variant="outline">{e.action}</Badge>}
             </Group>
-            <Text size="sm" c="dimmed">{new Date(e.timestamp).toLocaleString()} · {e.provider_name ?? '—'} · {e.model ?? ''}{e.latency_ms != null ? ` · ${t('trace.latency')} ${Math.round(e.latency_ms)} ms` : ''}</Text>
+            <Text size="sm" c="dimmed">{formatTime(e.timestamp)} · {e.provider_name ?? '—'} · {e.model ?? ''}{e.latency_ms != null ? ` · ${t('trace.latency')} ${Math.round(e.latency_ms)} ms` : ''}</Text>
           </Group>
           {e.jailbreak_score != null && (
             <Stack gap={2} mb="xs">

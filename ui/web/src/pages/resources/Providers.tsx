@@ -10,6 +10,7 @@ import { useSession } from '../../app/session';
 import { StatusBadge } from '../../components/Severity';
 import { MappingTester } from './MappingTester';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
+import { useFormatTime } from '../../i18n/format';
 
 /** Runs a health check now; its result shows beside the button until the list has the new values. */
 function CheckNow({ row }: { row: ResourceRow }) {
@@ -42,6 +43,7 @@ function CheckNow({ row }: { row: ResourceRow }) {
 
 export function Providers() {
   const { t } = useTranslation();
+  const formatTime = useFormatTime();
   const { can } = useSession();
   const config: ResourceConfig = {
     title: t('providers.title'),
@@ -51,7 +53,7 @@ export function Providers() {
     columns: [
       { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
       { label: t('providers.health'), render: (r) => (
-        <Tooltip label={t('providers.checkedAt', { at: r.health_checked_at ? new Date(String(r.health_checked_at)).toLocaleString() : '—' })}>
+        <Tooltip label={t('providers.checkedAt', { at: r.health_checked_at ? formatTime(String(r.health_checked_at)) : '—' })}>
           <span data-testid="health-status"><StatusBadge value={String(r.health_status ?? 'UNKNOWN')} /></span>
         </Tooltip>
       ) },
