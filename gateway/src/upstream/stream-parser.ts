@@ -113,3 +113,42 @@ export class NdjsonLineReader {
     return last === '' ? [] : [last];
   }
 }
+
+/**
+ * The frames of a streamed body, from its raw bytes as they arrive: a UTF-8 sequence split across
+ * chunks is decoded whole, then SSE events or NDJSON lines (a line is a frame's `data`; blank lines
+ * are skipped). Every stream reader of the gateway (the assembler, the stream guard, usage counting)
+ * goes through it, so they all split a stream the same way.
+ */
+export interface FrameReader {
+  /** Raw body bytes; returns the frames they complete. */
+  push(chunk: Uint8Array): SseEvent[];
+  /** End of the body: a last frame without its terminator still counts. */
+  end(): SseEvent[];
+}
+
+export function createFrameReader(format: StreamFormat): FrameReader {
+  const decoder = new TextDecoder('utf-8');
+  if (format === 'sse') {
+    const parser = new SseParser();
+    return {
+      push: (chunk) => parser.push(decoder.decode(chunk, { stream: true })),
+      end: () => [...parser.push(decoder.decode()), ...parser.end()],
+    };
+  }
+  const lines = new NdjsonLineReader();
+  return {
+    push: (chunk) => lineFrames(lines.push(decoder.decode(chunk, { stream: true }))),
+    end: () => lineFrames([...lines.push(decoder.decode()), ...lines.end()]),
+  };
+}
+
+/** NDJSON lines as frames, blank lines skipped. */
+const lineFrames = (lines: readonly string[]): SseEvent[] => lines.filter((line) => line.trim() !== '').map((data) => ({ event: undefined, data, id: undefined }));
+
+/** The frames of a whole streamed body. */
+export function parseFrames(format: StreamFormat, body: string): SseEvent[] {
+  if (format === 'sse') return parseSse(body);
+  const reader = new NdjsonLineReader();
+  return lineFrames([...reader.push(body), ...reader.end()]);
+}
