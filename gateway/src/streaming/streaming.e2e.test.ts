@@ -299,8 +299,10 @@ t.test('incremental response scanning of streams', async (t) => {
         error: (line: Line | undefined) => line?.error?.message,
       },
     ];
+    const providers: string[] = [];
     for (const format of formats) {
       const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, format.provider);
+      providers.push(masked.provider.id);
       const reply = `${words(40)} write to john.smith@example.org soon ${words(40, 40)}`;
       const res = await request(`${s.gatewayUrl}/chat`, {
         method: 'POST',
@@ -338,6 +340,18 @@ t.test('incremental response scanning of streams', async (t) => {
       [MASKED],
       'vendor_g: a streamed tool call masked inside its arguments object',
     );
+
+    // The usage the upstream reported in its stream is counted (vendor_j's counts are strings).
+    await s.gateway.usage.flush();
+    const reported = async () =>
+      (await db.query<{ provider_id: string; usage: number; output: number }>('SELECT provider_id, sum(usage_reported)::int AS usage, sum(output_tokens)::int AS output FROM usage_rollups WHERE provider_id = ANY($1) GROUP BY 1', [providers])).rows;
+    let rows = await reported();
+    for (let i = 0; i < 100 && rows.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await reported();
+    }
+    t.equal(rows.length, 2, 'both streamed calls counted');
+    t.ok(rows.every((r) => r.usage === 1 && r.output > 0), `token usage read from each stream: ${JSON.stringify(rows)}`);
   });
 
   t.test('Responses API: masked in the deltas and in every event repeating the text; the OpenAI SDK reads it', async (t) => {
