@@ -332,6 +332,13 @@ t.test('incremental response scanning of streams', async (t) => {
       t.match(format.text(lines.slice(0, -1)), /^word0 word1/, 'the text before it streamed');
     }
 
+    // `buffer`: the whole vendor_j stream is read, its text assembled from the last line (not every repeat), masked in every line.
+    const whole = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'], streaming: 'buffer' } }, formats[1]!.provider);
+    const read = await whole.send(formats[1]!.body, { 'x-mock-reply': 'mail john.smith@example.org today' });
+    t.equal(read.status, 200);
+    t.notMatch(read.text, /john/, 'buffered: no line keeps the value');
+    t.equal(formats[1]!.text(linesOf(read.text)), 'mail j***@example.org today');
+
     const tools = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, formats[0]!.provider);
     const called = await tools.send(formats[0]!.body, tool);
     t.notMatch(called.text, /john|anna/);
