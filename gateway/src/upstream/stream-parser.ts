@@ -1,10 +1,10 @@
 /**
  * Reading streamed LLM answers frame by frame: server-sent events (on `eventsource-parser`) and
- * NDJSON lines. Every SSE reader of the gateway (the assembler, the stream guard, usage counting)
- * goes through `SseParser`, so they all split a stream the same way.
+ * NDJSON lines. Every stream reader of the gateway (the assembler, the stream guard, usage counting)
+ * goes through `createFrameReader` / `parseFrames`, so they all split a stream the same way.
  *
- * The gateway never streams a buffered answer to its client (spec, "Gateway pipeline"); these readers
- * let it know when a stream is complete and give the response scanner the reassembled answer text.
+ * A buffered answer's readers let the gateway know when a stream is complete and give the response
+ * scanner the reassembled answer text; the stream guard (gateway/src/streaming) relays one as it comes.
  */
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { StreamFormat } from '@palisade/core';
@@ -117,8 +117,7 @@ export class NdjsonLineReader {
 /**
  * The frames of a streamed body, from its raw bytes as they arrive: a UTF-8 sequence split across
  * chunks is decoded whole, then SSE events or NDJSON lines (a line is a frame's `data`; blank lines
- * are skipped). Every stream reader of the gateway (the assembler, the stream guard, usage counting)
- * goes through it, so they all split a stream the same way.
+ * are skipped).
  */
 export interface FrameReader {
   /** Raw body bytes; returns the frames they complete. */
