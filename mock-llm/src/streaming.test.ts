@@ -146,3 +146,39 @@ t.test('x-mock-tool-arguments: the answer is a tool call, its arguments in small
   const item = await call(`${url}/v1/responses`, { body: { model: 'm', input: 'x' }, headers });
   t.match(item.json.output[0], { type: 'function_call', name: 'mock_tool', arguments: args });
 });
+
+t.test('vendor_j streams cumulative NDJSON on completionOptions.stream: each line the whole text so far, the last FINAL', async (t) => {
+  const { url } = await startMock(t);
+  const body = { modelUri: 'gpt://f/m/latest', completionOptions: { stream: true }, messages: [{ role: 'user', text: 'yandex lines please' }] };
+  const r = await call(`${url}/foundationModels/v1/completion`, { body });
+  t.match(r.headers.get('content-type'), /application\/x-ndjson/);
+  const lines = r.text.trim().split('\n').map((l) => JSON.parse(l) as { result: { alternatives: Array<{ message: { text: string }; status: string }>; usage: { completionTokens: string } } });
+  const texts = lines.map((l) => l.result.alternatives[0]!.message.text);
+  t.ok(lines.length >= 4);
+  t.ok(texts.every((text, i) => i === 0 || (text.startsWith(texts[i - 1]!) && text.length >= texts[i - 1]!.length)), 'each line extends the one before');
+  t.equal(texts.at(-1), 'Echo: yandex lines please');
+  t.same(lines.map((l) => l.result.alternatives[0]!.status).slice(-2), ['ALTERNATIVE_STATUS_PARTIAL', 'ALTERNATIVE_STATUS_FINAL']);
+  t.match(lines.at(-1)!.result.usage, { completionTokens: /^\d+$/ }, 'counts as strings');
+  const whole = await call(`${url}/foundationModels/v1/completion`, { body: { ...body, completionOptions: {} } });
+  t.match(whole.json.result.alternatives[0], { message: { text: 'Echo: yandex lines please' }, status: 'ALTERNATIVE_STATUS_FINAL' });
+});
+
+t.test('x-mock-tool-arguments for vendor_e v2 chat (a JSON text), vendor_g chat and vendor_j (objects)', async (t) => {
+  const { url } = await startMock(t);
+  const args = '{"to": "john.smith@example.org", "n": 3}';
+  const headers = { 'x-mock-tool-arguments': args };
+  const cohere = await call(`${url}/v2/chat`, { body: { ...chat('x'), stream: false }, headers });
+  t.match(cohere.json, { finish_reason: 'TOOL_CALL', message: { tool_calls: [{ type: 'function', function: { name: 'mock_tool', arguments: args } }] } });
+  const ollama = await call(`${url}/api/chat`, { body: { ...chat('x'), stream: false }, headers });
+  t.match(ollama.json.message.tool_calls, [{ function: { name: 'mock_tool', arguments: { to: 'john.smith@example.org', n: 3 } } }]);
+  const ollamaStream = await call(`${url}/api/chat`, { body: chat('x'), headers });
+  const calls = ollamaStream.text
+    .trim()
+    .split('\n')
+    .flatMap((l) => ((JSON.parse(l) as { message?: { tool_calls?: unknown[] } }).message?.tool_calls ?? []) as Array<{ function: { arguments: unknown } }>);
+  t.same(calls.map((c) => c.function.arguments), [{ to: 'john.smith@example.org', n: 3 }], 'the call whole in one line');
+  const body = { modelUri: 'gpt://f/m/latest', completionOptions: { stream: true }, messages: [{ role: 'user', text: 'x' }] };
+  const yandex = (await call(`${url}/foundationModels/v1/completion`, { body, headers })).text.trim().split('\n').map((l) => JSON.parse(l) as { result: { alternatives: Array<Record<string, any>> } });
+  t.match(yandex.at(-1)!.result.alternatives[0], { status: 'ALTERNATIVE_STATUS_TOOL_CALLS', message: { toolCallList: { toolCalls: [{ functionCall: { name: 'mock_tool', arguments: { to: 'john.smith@example.org', n: 3 } } }] } } });
+  t.notOk(yandex[0]!.result.alternatives[0]!.message.toolCallList, 'partial lines carry text only');
+});

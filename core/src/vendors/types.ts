@@ -37,6 +37,8 @@ export interface ToolArgumentsChannel {
   readonly parent: JsonPath;
   readonly key: string;
   readonly encoding: ToolArgumentsEncoding;
+  /** Each frame repeats the call's whole arguments so far (vendor_j), not a fragment. */
+  readonly cumulative?: boolean;
 }
 
 /** How a streamed body is framed: `text/event-stream`, or one JSON object per line. */
@@ -60,6 +62,8 @@ export interface DeltaRule {
   readonly slot?: JsonPath;
   /** Path to the text, from the item (or the frame when there are no items); `*` collects every element. */
   readonly text: JsonPath;
+  /** Each frame carries the slot's whole text so far (vendor_j), not a delta. */
+  readonly cumulative?: boolean;
 }
 
 /** How the end of a stream is recognised. A frame matching any marker completes the stream. */
@@ -75,7 +79,7 @@ export interface EndMarker {
   readonly equals?: string | number | boolean;
 }
 
-/** One SSE event as it goes to the client. */
+/** One SSE event (or NDJSON line, its `data`) as it goes to the client. */
 export interface OutgoingEvent {
   event?: string | undefined;
   data: string;
@@ -102,10 +106,22 @@ export interface StreamRefusal {
  */
 export interface StreamCodec {
   readonly name: string;
+  /** How the stream is framed (default `sse`). */
+  readonly format?: StreamFormat;
   /** Upstream paths (target path suffixes) whose streams this codec reads. */
   readonly pathSuffixes: readonly string[];
   /** The path itself asks for a stream (no `stream: true` in the body). */
   readonly streamingPath?: boolean;
+  /**
+   * Where the request body asks for a stream (default `stream: true`); `byDefault`: a body without
+   * the field streams too (vendor_g's runner streams unless told not to).
+   */
+  readonly streamFlag?: { readonly path: JsonPath; readonly byDefault?: boolean };
+  /**
+   * Each frame carries the slot's whole text so far (vendor_j), not a delta: the delta is the part
+   * beyond what the slot had, and a released frame is rewritten to carry the text sent so far.
+   */
+  readonly cumulative?: boolean;
   /** Only frames whose value at `path` equals `equals` carry text. */
   readonly when?: { readonly path: JsonPath; readonly equals: string };
   /** An array of parallel answers (choices); absent = the frame is one item. */
@@ -117,9 +133,12 @@ export interface StreamCodec {
   /** Within an item, the parent objects of the text (`*` for every element) and the text's key. */
   readonly textParent: JsonPath;
   readonly textKey: string;
-  /** The raw data of the end marker, or its event name; neither: the stream ends with its body. */
-  readonly end: { readonly data?: string; readonly event?: string };
-  /** The events that end a refused stream: the vendor's error event, then its end marker. */
+  /**
+   * The raw data of the end marker, its event name, or (NDJSON) a value of the frame at `path`;
+   * none: the stream ends with its body.
+   */
+  readonly end: { readonly data?: string; readonly event?: string; readonly path?: JsonPath; readonly equals?: string | number | boolean };
+  /** The events (NDJSON: lines) that end a refused stream: the vendor's error event, then its end marker. */
   refusal(error: StreamRefusal): OutgoingEvent[];
   /**
    * Places where a frame repeats a slot's whole text so far (the Responses API's `*.done` events and

@@ -80,6 +80,28 @@ const FORMATS: Array<{ name: string; preset: string; body: (args: string) => unk
     body: (args) => ({ candidates: [{ content: { role: 'model', parts: [{ text: 'calling' }, { functionCall: { name: 'send_mail', args: JSON.parse(args) as unknown } }] } }] }),
     args: (b) => (b as { candidates: [{ content: { parts: [unknown, { functionCall: { args: unknown } }] } }] }).candidates[0].content.parts[1].functionCall.args,
   },
+  {
+    name: 'vendor_e v2 chat tool_calls',
+    preset: 'vendor_e_chat',
+    body: (args) => ({ id: 'r1', finish_reason: 'TOOL_CALL', message: { role: 'assistant', content: [{ type: 'text', text: 'calling' }], tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send_mail', arguments: args } }] } }),
+    args: (b) => (b as { message: { tool_calls: [{ function: { arguments: string } }] } }).message.tool_calls[0].function.arguments,
+  },
+  {
+    name: 'vendor_g chat tool_calls',
+    preset: 'vendor_g_chat',
+    body: (args) => ({ model: 'm', message: { role: 'assistant', content: 'calling', tool_calls: [{ function: { name: 'send_mail', arguments: JSON.parse(args) as unknown } }] }, done: true }),
+    args: (b) => (b as { message: { tool_calls: [{ function: { arguments: unknown } }] } }).message.tool_calls[0].function.arguments,
+  },
+  {
+    name: 'vendor_j toolCallList',
+    preset: 'vendor_j_gpt',
+    body: (args) => ({
+      result: {
+        alternatives: [{ message: { role: 'assistant', text: 'calling', toolCallList: { toolCalls: [{ functionCall: { name: 'send_mail', arguments: JSON.parse(args) as unknown } }] } }, status: 'ALTERNATIVE_STATUS_TOOL_CALLS' }],
+      },
+    }),
+    args: (b) => (b as { result: { alternatives: [{ message: { toolCallList: { toolCalls: [{ functionCall: { arguments: unknown } }] } } }] } }).result.alternatives[0].message.toolCallList.toolCalls[0].functionCall.arguments,
+  },
 ];
 
 for (const format of FORMATS) {

@@ -560,3 +560,190 @@ t.test('tool-call arguments (vendor_d functionCall.args, whole per chunk): maske
   t.notMatch(number.out, /4111111111111111/);
   t.match(JSON.parse(number.events.at(-1)!.data), { error: { status: 'RESPONSE_BLOCKED' } }, "the vendor's error frame");
 });
+
+// NDJSON streams: one JSON object per line, lines split anywhere across chunks, blank lines, a last
+// line without its LF. vendor_g sends deltas; vendor_j repeats the whole text so far in each line.
+type Line = Record<string, any>;
+
+/** Runs a guard of an NDJSON codec over a body cut at `byteCuts`; the lines as the client got them (each must parse). */
+async function runLines(codecOf: typeof codec, body: string | Uint8Array, check: WindowCheck | undefined, holdback: number, byteCuts: readonly number[] = [], need?: TailNeed) {
+  const { guard, got } = guardInto(codecOf, check, holdback, need);
+  for (const chunk of cut(typeof body === 'string' ? new TextEncoder().encode(body) : body, byteCuts)) {
+    guard.push(chunk);
+    await guard.drained();
+  }
+  await guard.finish();
+  if (got.body !== '' && !got.body.endsWith('\n')) throw new Error('the last line has no LF');
+  const lines = got.body.split('\n').slice(0, -1).map((l) => JSON.parse(l) as Line);
+  return { out: got.body, lines, refused: got.refused, leaks: guard.leaks };
+}
+
+const ollamaChat = codecNamed('ollama chat');
+const ollamaGenerate = codecNamed('ollama generate');
+const yandex = codecNamed('foundationModels');
+
+/** A vendor_g chat stream of these deltas: a blank line and a CRLF among them, the done line without its LF. */
+function ollamaLines(deltas: readonly string[], extra: readonly Line[] = []): string {
+  const line = (message: object, done: boolean) => JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', ...message }, done });
+  const lines = [...deltas.map((content) => line({ content }, false)), ...extra.map((e) => JSON.stringify(e))];
+  return `${lines.map((l, i) => (i === 1 ? `${l}\r\n\n` : `${l}\n`)).join('')}${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 3, eval_count: 9 })}`;
+}
+const ollamaText = (lines: readonly Line[]) => lines.map((l) => (l.message?.content as string | undefined) ?? '').join('');
+
+/** A vendor_j stream: each line carries the whole text so far; the last (FINAL) repeats all of it. */
+function yandexLines(deltas: readonly string[], message: (text: string, final: boolean) => object = (text) => ({ role: 'assistant', text })): string {
+  const line = (text: string, final: boolean) =>
+    JSON.stringify({ result: { alternatives: [{ message: message(text, final), status: final ? 'ALTERNATIVE_STATUS_FINAL' : 'ALTERNATIVE_STATUS_PARTIAL' }], usage: { inputTextTokens: '3', completionTokens: String(text.length), totalTokens: '9' }, modelVersion: 'v' } });
+  let sofar = '';
+  const lines = deltas.map((d) => line((sofar += d), false));
+  lines.push(line(sofar, true));
+  return `${lines.join('\n')}\n`;
+}
+const yandexTexts = (lines: readonly Line[]) => lines.filter((l) => l.result).map((l) => l.result.alternatives[0].message.text as string);
+
+t.test('vendor_g NDJSON: every byte boundary of an answer holding every value type gives the buffered result', async (t) => {
+  const answer = `Hi 🙂 привет, the data: ${PII_VALUES.join(' and ')} — done 日本語.`;
+  const body = ollamaLines(Array.from(answer.matchAll(/\s*\S+/gu), (m) => m[0]));
+  const bytes = new TextEncoder().encode(body);
+  const expected = await buffered(maskCheck, answer);
+  t.equal(expected.values.length, PII_VALUES.length);
+  const whole = await runLines(ollamaChat, body, maskCheck, maskHoldback);
+  t.equal(ollamaText(whole.lines), expected.text, 'one chunk: the buffered result');
+  t.match(whole.lines.at(-1), { done: true, eval_count: 9 }, 'the done line is passed on, with its LF');
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const got = await runLines(ollamaChat, bytes, maskCheck, maskHoldback, [i], maskNeed);
+    if (got.refused || ollamaText(got.lines) !== expected.text || expected.values.some((v) => got.out.includes(v)) || got.lines.at(-1)?.done !== true) {
+      failures += 1;
+      t.fail(`cut at byte ${i}: ${JSON.stringify(ollamaText(got.lines))}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts give the buffered result`);
+  const byteByByte = await runLines(ollamaChat, bytes, maskCheck, maskHoldback, Array.from(bytes, (_, i) => i), maskNeed);
+  t.equal(ollamaText(byteByByte.lines), expected.text, 'one byte at a time: the buffered result');
+  t.equal(byteByByte.leaks, 0);
+
+  const generate = Array.from(answer.matchAll(/\s*\S+/gu), (m) => JSON.stringify({ model: 'm', response: m[0], done: false })).join('\n') + `\n${JSON.stringify({ model: 'm', response: '', done: true })}\n`;
+  const generated = await runLines(ollamaGenerate, generate, maskCheck, maskHoldback, [50, 333, 700], maskNeed);
+  t.equal(generated.lines.map((l) => l.response as string).join(''), expected.text, '/api/generate: `response` read and masked alike');
+});
+
+t.test('vendor_g NDJSON, block: refused at every cut before the keyword, ended by the error line with the trace id', async (t) => {
+  const answer = 'Some words first, привет 🙂, and then the Project Nightingale plan is out.';
+  const bytes = new TextEncoder().encode(ollamaLines(Array.from(answer.matchAll(/\S+\s*/gu), (m) => m[0])));
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const got = await runLines(ollamaChat, bytes, maskCheck, maskHoldback, [i], maskNeed);
+    const text = ollamaText(got.lines);
+    const leaked = Array.from({ length: KEYWORD.length - 1 }, (_, k) => KEYWORD.slice(0, k + 1).toLowerCase()).some((p) => text.toLowerCase().endsWith(p));
+    const last = got.lines.at(-1);
+    if (!got.refused || leaked || !answer.startsWith(text) || last?.error !== 'blocked' || last.trace_id !== 't' || last.code !== 'RESPONSE_BLOCKED') {
+      failures += 1;
+      t.fail(`cut at byte ${i}: refused ${got.refused}, sent ${JSON.stringify(text)}, last ${JSON.stringify(last)}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts refused, nothing of the keyword sent, the error line last`);
+  const notJson = await runLines(ollamaChat, `${JSON.stringify({ message: { content: 'hi ' } })}\nmail john.smith@example.org\n`, piiOnly.check, piiOnly.holdback);
+  t.ok(notJson.refused, 'a line that is not JSON is refused, not passed unread');
+  t.notMatch(notJson.out, /john/);
+});
+
+t.test('vendor_g NDJSON, monitor: the value passes unchanged and the findings are reported at the end', async (t) => {
+  const profile = profileOf({ pii_mode: 'monitor', pii_types: ['EMAIL'] });
+  const check = createWindowCheck(detectors, { profile, snapshot, systemPrompt: '', traceId: 't' });
+  const body = ollamaLines(['write to ', 'john.smith', '@example.org', ' today']);
+  let out = '';
+  let reported: { texts: string[]; findings: boolean } | undefined;
+  const guard = new StreamGuard({
+    codec: ollamaChat,
+    check,
+    holdback: holdbackChars(profile, [], ''),
+    context: WINDOW_CONTEXT_CHARS,
+    tailNeed: tailNeed(profile, [], ''),
+    write: (s) => (out += s),
+    end: () => {},
+    onRefuse: () => ({ message: 'blocked', code: 'RESPONSE_BLOCKED', type: 'x', traceId: 't' }),
+    onComplete: (texts, findings) => (reported = { texts: [...texts.values()], findings }),
+  });
+  for (const chunk of cut(new TextEncoder().encode(body), [17, 90, 160])) {
+    guard.push(chunk);
+    await guard.drained();
+  }
+  await guard.finish();
+  t.equal(ollamaText(out.trim().split('\n').map((l) => JSON.parse(l) as Line)), 'write to john.smith@example.org today');
+  t.same(reported, { texts: ['write to john.smith@example.org today'], findings: true });
+});
+
+t.test('vendor_j cumulative NDJSON: every byte boundary; each line carries the masked text sent so far', async (t) => {
+  const answer = `Hi 🙂 привет: ${PII_VALUES.slice(0, 6).join(' and ')} — done.`;
+  const words = Array.from(answer.matchAll(/\s*\S+/gu), (m) => m[0]);
+  // A few words per line, as the API sends them.
+  const deltas = Array.from({ length: Math.ceil(words.length / 3) }, (_, i) => words.slice(i * 3, i * 3 + 3).join(''));
+  const body = yandexLines(deltas);
+  const bytes = new TextEncoder().encode(body);
+  const expected = await buffered(maskCheck, answer);
+  t.equal(expected.values.length, 6);
+  const check = (got: Awaited<ReturnType<typeof runLines>>): string | undefined => {
+    const texts = yandexTexts(got.lines);
+    if (got.refused) return 'refused';
+    if (texts.at(-1) !== expected.text) return `last line ${JSON.stringify(texts.at(-1))}`;
+    if (texts.length !== deltas.length + 1) return `${texts.length} lines`;
+    if (texts.some((text, i) => i > 0 && !text.startsWith(texts[i - 1]!))) return 'a line does not extend the one before';
+    if (expected.values.some((v) => got.out.includes(v))) return 'a value left';
+    return undefined;
+  };
+  t.equal(check(await runLines(yandex, body, maskCheck, maskHoldback)), undefined, 'one chunk');
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const problem = check(await runLines(yandex, bytes, maskCheck, maskHoldback, [i], maskNeed));
+    if (problem) {
+      failures += 1;
+      t.fail(`cut at byte ${i}: ${problem}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts: every line masked, cumulative, the last the buffered result`);
+  const whole = await runLines(yandex, bytes, maskCheck, maskHoldback, Array.from({ length: 200 }, (_, i) => i * 37), maskNeed);
+  t.match(whole.lines.at(-1), { result: { usage: { completionTokens: String(answer.length) }, modelVersion: 'v' } }, 'the rest of a line is kept');
+});
+
+t.test('vendor_j cumulative NDJSON: block ends with its error body; a line rewriting earlier text is refused unsent', async (t) => {
+  const answer = 'Some words first, привет 🙂, and then the Project Nightingale plan is out.';
+  const body = yandexLines(Array.from(answer.matchAll(/\S+\s*/gu), (m) => m[0]));
+  const bytes = new TextEncoder().encode(body);
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 7) {
+    const got = await runLines(yandex, bytes, maskCheck, maskHoldback, [i], maskNeed);
+    const last = got.lines.at(-1);
+    if (!got.refused || /nightingale/i.test(got.out) || !answer.startsWith(yandexTexts(got.lines).at(-1) ?? '') || last?.error?.grpcCode !== 2 || last.error.trace_id !== 't' || last.error.message !== 'blocked') {
+      failures += 1;
+      t.fail(`cut at byte ${i}: refused ${got.refused}, last ${JSON.stringify(last)}`);
+    }
+  }
+  t.equal(failures, 0, 'every seventh cut: refused before the keyword, its error body last');
+
+  const rewritten = [
+    JSON.stringify({ result: { alternatives: [{ message: { role: 'assistant', text: 'Hello there, ' }, status: 'ALTERNATIVE_STATUS_PARTIAL' }] } }),
+    JSON.stringify({ result: { alternatives: [{ message: { role: 'assistant', text: 'Hi! mail john.smith@example.org' }, status: 'ALTERNATIVE_STATUS_FINAL' }] } }),
+  ].join('\n');
+  const got = await runLines(yandex, rewritten, piiOnly.check, piiOnly.holdback, [], piiOnlyNeed);
+  t.ok(got.refused, 'a line whose text does not extend the text before it cannot be scanned as a delta');
+  t.notMatch(got.out, /john|Hi!/);
+});
+
+t.test('tool-call arguments in NDJSON (vendor_g whole in a line, vendor_j repeated in each line): masked, kept objects', async (t) => {
+  const call = { function: { index: 0, name: 'send_mail', arguments: { to: 'john.smith@example.org', n: 3 } } };
+  const ollama = await runLines(ollamaChat, ollamaLines(['Calling ', 'it.'], [{ model: 'm', message: { role: 'assistant', content: '', tool_calls: [call] }, done: false }]), piiOnly.check, piiOnly.holdback, [30, 200], piiOnlyNeed);
+  t.notOk(ollama.refused);
+  t.notMatch(ollama.out, /john/);
+  t.same(ollama.lines.flatMap((l) => (l.message?.tool_calls ?? []).map((c: Line) => c.function.arguments)), [{ to: 'j***@example.org', n: 3 }]);
+
+  const tools = (text: string, final: boolean) => ({ role: 'assistant', text, ...(final ? { toolCallList: { toolCalls: [{ functionCall: { name: 'send_mail', arguments: { to: 'john.smith@example.org' } } }] } } : {}) });
+  const body = yandexLines(['Calling ', 'it.'], tools);
+  // The call repeated in one more line, as a cumulative stream may.
+  const repeated = body + body.trim().split('\n').at(-1)! + '\n';
+  const yandexGot = await runLines(yandex, repeated, piiOnly.check, piiOnly.holdback, [40, 400], piiOnlyNeed);
+  t.notOk(yandexGot.refused);
+  t.notMatch(yandexGot.out, /john/);
+  const args = yandexGot.lines.flatMap((l) => (l.result.alternatives[0].message.toolCallList?.toolCalls ?? []).map((c: Line) => c.functionCall.arguments));
+  t.same(args, [{ to: 'j***@example.org' }, { to: 'j***@example.org' }], 'each repeat gets the masked arguments');
+});

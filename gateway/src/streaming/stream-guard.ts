@@ -1,13 +1,15 @@
-// One streamed answer on its way to the client: the upstream's bytes are parsed as SSE (split UTF-8
-// sequences and lines across chunks included), each event is queued with the answer text it carries,
+// One streamed answer on its way to the client: the upstream's bytes are parsed as SSE events or NDJSON
+// lines (split UTF-8 sequences and lines across chunks included), each frame is queued with the answer
+// text it carries (a cumulative stream's frame: the part beyond what its slot had),
 // the text goes through a hold-back window per answer slot, and events leave in order once all their
 // text is released: rewritten when a value in them was masked, untouched otherwise. A block ends the
 // stream with the vendor's error event and end marker; none of the violating text has left. Tool-call
 // arguments go through slots of their own, read as JSON text (pipeline/json-text.ts): their escapes
 // decoded for the checks, a value rewritten only inside a string, its replacement escaped.
-import { SseParser, type SseEvent } from '../upstream/stream-parser.js';
+import type { StreamFormat } from '@palisade/core';
+import { createFrameReader, type FrameReader, type SseEvent } from '../upstream/stream-parser.js';
 import { extractDelta } from '../upstream/stream-rules.js';
-import { encodeEvents, isStreamEnd, textPlaces, type OutgoingEvent, type RepeatPlace, type StreamCodec, type TextPlace } from './codecs.js';
+import { encodeEvents, formatOf, isStreamEnd, textPlaces, type OutgoingEvent, type RepeatPlace, type StreamCodec, type TextPlace } from './codecs.js';
 import { decodeJsonEscapes, JsonStrings, toRawSpans } from '../pipeline/json-text.js';
 import { HoldbackText, type MaskSpan } from './holdback.js';
 import type { TailNeed } from './holdback-size.js';
@@ -30,7 +32,7 @@ export interface StreamGuardOptions {
   tailNeed?: TailNeed | undefined;
   /** The most unreleased characters of a slot; more refuses the stream (each check reads them all). */
   maxHeld?: number | undefined;
-  /** Writes SSE bytes to the client. */
+  /** Writes stream bytes (SSE or NDJSON, the codec's format) to the client. */
   write(text: string): void;
   /** Ends the client's response. */
   end(): void;
@@ -43,7 +45,8 @@ export interface StreamGuardOptions {
 interface QueuedEvent {
   message: SseEvent;
   frame: Record<string, unknown> | undefined;
-  places: Array<TextPlace & { start: number; end: number }>;
+  /** `text` is the place's delta; `whole`: the text of a cumulative frame, which gets the slot's text as sent instead. */
+  places: Array<TextPlace & { start: number; end: number; whole?: string | undefined }>;
   repeats: RepeatPlace[];
 }
 
@@ -53,14 +56,16 @@ interface Slot {
   whole: string[];
   /** What the client got of the slot so far (for frames repeating the whole text). */
   sent: string;
+  /** A cumulative stream: the whole text of the slot's last frame. */
+  received: string;
   checkedTo: number;
   /** A slot of tool-call arguments: the string literals of its JSON text. */
   json?: JsonStrings | undefined;
 }
 
 export class StreamGuard {
-  private readonly decoder = new TextDecoder('utf-8');
-  private readonly parser = new SseParser();
+  private readonly format: StreamFormat;
+  private readonly reader: FrameReader;
   private readonly slots = new Map<string, Slot>();
   private readonly queue: QueuedEvent[] = [];
   private work: Promise<void> = Promise.resolve();
@@ -72,7 +77,10 @@ export class StreamGuard {
   /** Releases that found a value crossing into text already sent (0 unless the hold-back is too short). */
   leaks = 0;
 
-  constructor(private readonly options: StreamGuardOptions) {}
+  constructor(private readonly options: StreamGuardOptions) {
+    this.format = formatOf(options.codec);
+    this.reader = createFrameReader(this.format);
+  }
 
   get isClosed(): boolean {
     return this.closed;
@@ -81,7 +89,7 @@ export class StreamGuard {
   /** Upstream body bytes, as they arrive. */
   push(chunk: Uint8Array): void {
     if (this.closed || this.ended) return;
-    for (const event of this.parser.push(this.decoder.decode(chunk, { stream: true }))) this.onEvent(event);
+    for (const event of this.reader.push(chunk)) this.onEvent(event);
     this.schedule(false);
   }
 
@@ -93,10 +101,8 @@ export class StreamGuard {
   /** The upstream body ended: everything left is checked and released. */
   finish(): Promise<void> {
     if (!this.closed && !this.ended) {
-      const rest = this.decoder.decode();
-      for (const event of this.parser.push(rest)) this.onEvent(event);
-      // A last event without its blank line still counts.
-      for (const event of this.parser.end()) this.onEvent(event);
+      // A last event without its blank line (a last line without its LF) still counts.
+      for (const event of this.reader.end()) this.onEvent(event);
       this.ended = true;
     }
     this.work = this.work.then(() => this.advance(true));
@@ -108,13 +114,15 @@ export class StreamGuard {
     await this.work;
     if (this.closed) return;
     this.closed = true;
-    this.options.write(encodeEvents(this.options.codec.refusal(message)));
+    this.options.write(encodeEvents(this.format, this.options.codec.refusal(message)));
     this.options.end();
   }
 
   private onEvent(message: SseEvent): void {
     const codec = this.options.codec;
     const frame = parseFrame(message.data);
+    // Every line of an NDJSON stream is a JSON object: another line would pass unread.
+    if (!frame && this.format === 'ndjson') this.unscannable ??= 'a stream line is not a JSON object';
     const repeats = frame && codec.repeats ? codec.repeats(frame) : [];
     for (const repeat of repeats) {
       // A repeat must be the text the deltas carried: text that only a repeat carries is never scanned.
@@ -122,32 +130,38 @@ export class StreamGuard {
       const original = repeat.parent[repeat.key];
       if (original !== (slot ? slot.whole.join('') : '')) this.unscannable ??= 'a stream frame repeats text its deltas did not carry';
     }
-    if (isStreamEnd(codec, message)) {
-      this.queue.push({ message, frame, places: [], repeats });
-      this.ended = true;
-      return;
-    }
+    // An end frame is read too: a vendor_g done line may still carry text.
+    const end = isStreamEnd(codec, message, frame);
     const places = frame ? textPlaces(codec, frame) : [];
-    if (places.length === 0 && frame && (extractDelta(frame, 'sse')?.some(([, text]) => text !== '') ?? false)) {
+    if (places.length === 0 && frame && (extractDelta(frame, this.format)?.some(([, text]) => text !== '') ?? false)) {
       // Text in a frame shape this codec does not read would pass uninspected: refused instead.
       this.unscannable ??= 'a stream frame carries text in a shape the scanner does not read';
     }
     const queued: QueuedEvent = { message, frame, places: [], repeats };
     for (const place of places) {
       const slot = this.slot(place.slot, place.encoding !== undefined);
+      let text = place.text;
+      if (place.cumulative) {
+        // Only the text beyond the slot's is new; a frame that rewrites text already read cannot be scanned so.
+        const extending = place.text.startsWith(slot.received);
+        if (!extending) this.unscannable ??= 'a cumulative stream frame does not extend the text before it';
+        text = extending ? place.text.slice(slot.received.length) : '';
+        slot.received = place.text;
+      }
       const start = slot.text.length;
-      slot.text.append(place.text);
-      slot.json?.push(place.text);
-      slot.whole.push(place.text);
-      queued.places.push({ ...place, start, end: start + place.text.length });
+      slot.text.append(text);
+      slot.json?.push(text);
+      slot.whole.push(text);
+      queued.places.push({ ...place, text, whole: place.cumulative ? place.text : undefined, start, end: start + text.length });
     }
     this.queue.push(queued);
+    if (end) this.ended = true;
   }
 
   private slot(key: string, json: boolean): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', checkedTo: -1, json: json ? new JsonStrings() : undefined };
+      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', received: '', checkedTo: -1, json: json ? new JsonStrings() : undefined };
       this.slots.set(key, slot);
     }
     return slot;
@@ -208,7 +222,7 @@ export class StreamGuard {
         if (out) this.options.write(out);
         return this.refuse({ kind: 'unscannable', reason: 'masked tool-call arguments are not valid JSON' });
       }
-      out += encodeEvents([rendered]);
+      out += encodeEvents(this.format, [rendered]);
     }
     if (out) this.options.write(out);
     for (const [key, slot] of this.slots) {
@@ -224,9 +238,11 @@ export class StreamGuard {
     let changed = false;
     for (const place of queued.places) {
       const slot = this.slots.get(place.slot)!;
-      const text = slot.text.render(place.start, place.end);
-      if (this.options.codec.repeats) slot.sent += text;
-      if (text !== place.text) {
+      const delta = slot.text.render(place.start, place.end);
+      if (this.options.codec.repeats || place.whole !== undefined) slot.sent += delta;
+      // A cumulative frame carries the slot's text as sent so far: a value masked before stays masked.
+      const text = place.whole !== undefined ? slot.sent : delta;
+      if (text !== (place.whole ?? place.text)) {
         if (place.encoding === 'object') {
           try {
             place.parent[place.key] = JSON.parse(text) as unknown;
@@ -254,7 +270,7 @@ export class StreamGuard {
     this.closed = true;
     this.queue.length = 0;
     const message = this.options.onRefuse(refusal);
-    this.options.write(encodeEvents(this.options.codec.refusal(message)));
+    this.options.write(encodeEvents(this.format, this.options.codec.refusal(message)));
     this.options.end();
   }
 

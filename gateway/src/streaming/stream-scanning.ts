@@ -10,7 +10,7 @@ import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
 import { inspectionChecks, type InspectionOutcomes } from '../pipeline/proof-of-inspection.js';
 import type { StreamHead, UpstreamRequest } from '../upstream/index.js';
-import { codecForUrl } from './codecs.js';
+import { asksForStream, codecForUrl, formatOf } from './codecs.js';
 import { bufferingReason, holdbackChars, tailNeed, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
 import { createRulePrefixCache, type RulePrefixCompiler } from './rule-prefixes-compiler.js';
 import { StreamGuard, type Refusal } from './stream-guard.js';
@@ -20,7 +20,7 @@ export interface StreamCall {
   profile: Profile;
   snapshot: Pick<GatewaySnapshot, 'revision' | 'contentPolicy'>;
   upstreamUrl: string;
-  /** The parsed request body: only `stream: true` calls stream. */
+  /** The parsed request body: only calls asking for a stream (`stream: true`, or the codec's flag) stream. */
   json: unknown;
   systemPrompt: string;
   traceId: string;
@@ -50,8 +50,6 @@ export interface StreamScanningOptions {
   compileRulePrefixes?: RulePrefixCompiler | undefined;
 }
 
-const wantsStream = (json: unknown): boolean => json !== null && typeof json === 'object' && (json as { stream?: unknown }).stream === true;
-
 export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' | 'contentPolicy' | 'decisionPoint'>, options: StreamScanningOptions = {}) {
   const emit = (call: StreamCall, drafts: Parameters<typeof buildSecurityEvents>[0], outcomes: InspectionOutcomes | undefined) => {
     if (!options.events || drafts.length === 0) return;
@@ -63,7 +61,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
 
   return function plan(call: StreamCall): PlannedStream | null {
     const codec = codecForUrl(call.upstreamUrl);
-    if (!codec || !(codec.streamingPath || wantsStream(call.json))) return null;
+    if (!codec || !asksForStream(codec, call.json)) return null;
     const settings = call.profile.response_scanning;
     const policies = settings.enabled ? profilePolicies(call.profile, call.snapshot, 'response') : [];
     if (bufferingReason(call.profile, policies) !== null) return null;
@@ -110,7 +108,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
 
     return {
       onStreamStart(head: StreamHead) {
-        if (head.format !== 'sse') return undefined;
+        if (head.format !== formatOf(codec)) return undefined;
         reply.hijack();
         const headers: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) headers[name] = typeof value === 'number' ? String(value) : value;

@@ -273,6 +273,94 @@ t.test('incremental response scanning of streams', async (t) => {
     t.match(geminiText(blocked.text), /^word0 word1/);
   });
 
+  t.test('NDJSON streams (vendor_g deltas, vendor_j whole text per line): the first words arrive while the upstream writes; masked; a block as the vendor error line', async (t) => {
+    type Line = Record<string, any>;
+    /** The complete lines of a body read so far (each must parse). */
+    const linesOf = (body: string): Line[] =>
+      body
+        .split('\n')
+        .slice(0, -1)
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as Line);
+    const formats = [
+      {
+        name: 'vendor_g chat',
+        provider: { provider_type: 'vendor_g', target_path: '/api/chat', mapping_preset: 'vendor_g_chat' },
+        body: { model: 'llama', messages: [{ role: 'user', content: 'hello there' }], stream: true },
+        text: (lines: Line[]) => lines.map((l) => (l.message?.content as string | undefined) ?? '').join(''),
+        error: (line: Line | undefined) => line?.error,
+      },
+      {
+        name: 'vendor_j completion',
+        provider: { provider_type: 'custom', target_path: '/foundationModels/v1/completion', mapping_preset: 'vendor_j_gpt' },
+        body: { modelUri: 'gpt://folder/model-j/latest', completionOptions: { stream: true }, messages: [{ role: 'user', text: 'hello there' }] },
+        // Each line carries the whole text so far: the last one is the answer.
+        text: (lines: Line[]) => (lines.filter((l) => l.result).at(-1)?.result.alternatives[0].message.text as string | undefined) ?? '',
+        error: (line: Line | undefined) => line?.error?.message,
+      },
+    ];
+    const providers: string[] = [];
+    for (const format of formats) {
+      const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, format.provider);
+      providers.push(masked.provider.id);
+      const reply = `${words(40)} write to john.smith@example.org soon ${words(40, 40)}`;
+      const res = await request(`${s.gatewayUrl}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-original-uri': masked.provider.match_value, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '15' },
+        body: JSON.stringify(format.body),
+      });
+      t.equal(res.statusCode, 200, format.name);
+      t.match(res.headers['content-type'], /ndjson/);
+      let body = '';
+      let upstreamDoneAtFirstText: boolean | undefined;
+      for await (const chunk of res.body) {
+        body += chunk.toString();
+        if (upstreamDoneAtFirstText === undefined && format.text(linesOf(body)).includes('word0')) upstreamDoneAtFirstText = s.mock.requests.at(-1)?.stream !== undefined;
+      }
+      t.equal(upstreamDoneAtFirstText, false, `${format.name}: the first text reached the client before the upstream finished`);
+      t.notMatch(body, /john\.smith/, 'the value never left, in no line');
+      t.equal(format.text(linesOf(body)), reply.replace('john.smith@example.org', 'j***@example.org'), 'the masked answer, nothing lost');
+      t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+
+      const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } }, format.provider);
+      const blocked = await blocking.send(format.body, { 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '2' });
+      t.equal(blocked.status, 200, 'the stream had started');
+      const lines = linesOf(blocked.text);
+      t.match(format.error(lines.at(-1)), /blocked/i, `${format.name}: the vendor's error line ends the stream`);
+      t.match(JSON.stringify(lines.at(-1)), String(blocked.headers['x-service-trace-id']), 'with the trace id');
+      t.notMatch(blocked.text, /john|word60/);
+      t.match(format.text(lines.slice(0, -1)), /^word0 word1/, 'the text before it streamed');
+    }
+
+    // `buffer`: the whole vendor_j stream is read, its text assembled from the last line (not every repeat), masked in every line.
+    const whole = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'], streaming: 'buffer' } }, formats[1]!.provider);
+    const read = await whole.send(formats[1]!.body, { 'x-mock-reply': 'mail john.smith@example.org today' });
+    t.equal(read.status, 200);
+    t.notMatch(read.text, /john/, 'buffered: no line keeps the value');
+    t.equal(formats[1]!.text(linesOf(read.text)), 'mail j***@example.org today');
+
+    const tools = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, formats[0]!.provider);
+    const called = await tools.send(formats[0]!.body, tool);
+    t.notMatch(called.text, /john|anna/);
+    t.same(
+      linesOf(called.text).flatMap((l) => (l.message?.tool_calls ?? []).map((c: Line) => c.function.arguments)),
+      [MASKED],
+      'vendor_g: a streamed tool call masked inside its arguments object',
+    );
+
+    // The usage the upstream reported in its stream is counted (vendor_j's counts are strings).
+    await s.gateway.usage.flush();
+    const reported = async () =>
+      (await db.query<{ provider_id: string; usage: number; output: number }>('SELECT provider_id, sum(usage_reported)::int AS usage, sum(output_tokens)::int AS output FROM usage_rollups WHERE provider_id = ANY($1) GROUP BY 1', [providers])).rows;
+    let rows = await reported();
+    for (let i = 0; i < 100 && rows.length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      rows = await reported();
+    }
+    t.equal(rows.length, 2, 'both streamed calls counted');
+    t.ok(rows.every((r) => r.usage === 1 && r.output > 0), `token usage read from each stream: ${JSON.stringify(rows)}`);
+  });
+
   t.test('Responses API: masked in the deltas and in every event repeating the text; the OpenAI SDK reads it', async (t) => {
     const responses = { provider_type: 'vendor_a', target_path: '/v1/responses', mapping_preset: 'vendor_a_responses' };
     const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, responses);

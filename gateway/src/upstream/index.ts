@@ -36,6 +36,7 @@ export {
   DELTA_RULES,
   END_MARKERS,
   extractDelta,
+  parseFrames,
   parseSse,
   SseParser,
   streamFormatOf,

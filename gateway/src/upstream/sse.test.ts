@@ -126,6 +126,26 @@ t.test("assembling tool-call arguments: every vendor's fragments joined per call
   t.same(jsonChunksToolArguments({ candidates: [] }), []);
 });
 
+t.test('NDJSON: vendor_g tool calls, vendor_j cumulative lines (the last text, not every repeat joined)', async (t) => {
+  const ollama = createStreamAssembler('ndjson');
+  const line = (message: object, done = false) => `${JSON.stringify({ message: { role: 'assistant', ...message }, done })}\n`;
+  ollama.push(new TextEncoder().encode(`${line({ content: 'ok' })}\n${line({ content: '', tool_calls: [{ function: { name: 'f', arguments: { to: 'x' } } }] })}${line({ content: '' }, true)}`));
+  t.equal(ollama.text, 'ok');
+  t.same(ollama.toolArguments, ['{"to":"x"}']);
+  t.ok(ollama.done);
+
+  const yandex = (texts: string[], call?: object) =>
+    texts.map((text) => JSON.stringify({ result: { alternatives: [{ message: { role: 'assistant', text, ...(call ? { toolCallList: { toolCalls: [{ functionCall: { name: 'f', arguments: call } }] } } : {}) } }] } })).join('\n');
+  const cumulative = assembleStream('ndjson', yandex(['Hel', 'Hello wo', 'Hello world', 'Hello world']));
+  t.equal(cumulative.text, 'Hello world');
+  t.equal(cumulative.pieces, 3, 'a repeat adds nothing');
+  t.equal(assembleStream('ndjson', yandex(['Hello there', 'Hi! mail x'])).text, 'Hello there\n\nHi! mail x', 'a line rewriting the text keeps both, so both are scanned');
+  const calls = createStreamAssembler('ndjson');
+  calls.push(new TextEncoder().encode(yandex(['a', 'ab'], { to: 'x' })));
+  calls.finish();
+  t.same(calls.toolArguments, ['{"to":"x"}'], 'repeated arguments read once');
+});
+
 t.test('headers: hop-by-hop, Connection-listed and proxy-* names are stripped', async (t) => {
   const out = forwardableRequestHeaders({
     Connection: 'close, X-Drop',

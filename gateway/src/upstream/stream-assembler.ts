@@ -1,7 +1,7 @@
 // Reassembling a streamed answer's text while it is read (and from a whole streamed body), with the
 // vendor stream rules.
-import { NdjsonLineReader, SseParser, type SseEvent, type StreamFormat } from './stream-parser.js';
-import { DELTA_RULES, extractDelta, extractToolArguments, isEndMarker, type DeltaRule } from './stream-rules.js';
+import { createFrameReader, type SseEvent, type StreamFormat } from './stream-parser.js';
+import { DELTA_RULES, extendCumulative, extractDelta, extractToolArguments, isEndMarker, readDelta, type DeltaRule } from './stream-rules.js';
 
 /** Reassembles answer text while a stream is read, and says when its end marker went by. */
 export interface StreamAssembler {
@@ -21,70 +21,46 @@ export interface StreamAssembler {
 }
 
 export function createStreamAssembler(format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): StreamAssembler {
-  const decoder = new TextDecoder('utf-8');
-  const parser = format === 'sse' ? new SseParser() : undefined;
+  const reader = createFrameReader(format);
   const slots = new Map<string, string>();
   const tools = new Map<string, string>();
-  const lines = parser ? undefined : new NdjsonLineReader();
   let done = false;
   let pieces = 0;
 
   const addFrame = (frame: unknown): void => {
     addToolArguments(tools, frame);
-    const found = extractDelta(frame, format, rules);
+    const found = readDelta(frame, format, rules);
     if (!found) return;
     let added = false;
-    for (const [slot, text] of found) {
+    for (const [slot, text] of found.pieces) {
       if (text === '') continue;
-      slots.set(slot, (slots.get(slot) ?? '') + text);
+      const previous = slots.get(slot) ?? '';
+      const next = found.rule.cumulative ? extendCumulative(previous, text) : previous + text;
+      if (next.length === previous.length) continue;
+      slots.set(slot, next);
       added = true;
     }
     if (added) pieces += 1;
   };
-  const onEvents = (events: SseEvent[]): void => {
-    for (const event of events) {
+  const onFrames = (frames: SseEvent[]): void => {
+    for (const event of frames) {
       if (done) return;
       const frame = parseJson(event.data);
-      if (isEndMarker('sse', frame, { data: event.data, event: event.event })) {
-        // A marker frame may still carry text (none of the known ones do, but be safe).
-        if (frame !== undefined) addFrame(frame);
-        done = true;
-        return;
-      }
+      // A marker frame may still carry text (a vendor_g done line may).
       if (frame !== undefined) addFrame(frame);
+      if (isEndMarker(format, frame, { data: event.data, event: event.event })) done = true;
     }
-  };
-  const onLine = (line: string): void => {
-    if (done || line.trim() === '') return;
-    const frame = parseJson(line);
-    if (frame === undefined) return;
-    addFrame(frame);
-    if (isEndMarker('ndjson', frame, {})) done = true;
-  };
-  const onLines = (found: string[]): void => {
-    for (const line of found) {
-      if (done) return;
-      onLine(line);
-    }
-  };
-  const onText = (text: string): void => {
-    if (parser) onEvents(parser.push(text));
-    else if (lines) onLines(lines.push(text));
   };
 
   return {
     format,
     push(chunk) {
       if (done) return;
-      onText(decoder.decode(chunk, { stream: true }));
+      onFrames(reader.push(chunk));
     },
     finish() {
       if (done) return;
-      const rest = decoder.decode();
-      if (rest !== '') onText(rest);
-      if (done) return;
-      if (parser) onEvents(parser.end());
-      else if (lines) onLines(lines.end());
+      onFrames(reader.end());
     },
     get done() {
       return done;
@@ -102,7 +78,10 @@ export function createStreamAssembler(format: StreamFormat, rules: readonly Delt
 }
 
 function addToolArguments(tools: Map<string, string>, frame: unknown): void {
-  for (const [slot, text] of extractToolArguments(frame)) tools.set(slot, (tools.get(slot) ?? '') + text);
+  for (const place of extractToolArguments(frame)) {
+    const previous = tools.get(place.slot) ?? '';
+    tools.set(place.slot, place.cumulative ? extendCumulative(previous, place.text) : previous + place.text);
+  }
 }
 
 /** The tool-call arguments of a stream delivered as one JSON array of chunks, one text per call. */

@@ -1,10 +1,10 @@
 /**
  * Reading streamed LLM answers frame by frame: server-sent events (on `eventsource-parser`) and
- * NDJSON lines. Every SSE reader of the gateway (the assembler, the stream guard, usage counting)
- * goes through `SseParser`, so they all split a stream the same way.
+ * NDJSON lines. Every stream reader of the gateway (the assembler, the stream guard, usage counting)
+ * goes through `createFrameReader` / `parseFrames`, so they all split a stream the same way.
  *
- * The gateway never streams a buffered answer to its client (spec, "Gateway pipeline"); these readers
- * let it know when a stream is complete and give the response scanner the reassembled answer text.
+ * A buffered answer's readers let the gateway know when a stream is complete and give the response
+ * scanner the reassembled answer text; the stream guard (gateway/src/streaming) relays one as it comes.
  */
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import type { StreamFormat } from '@palisade/core';
@@ -112,4 +112,42 @@ export class NdjsonLineReader {
     this.rest = '';
     return last === '' ? [] : [last];
   }
+}
+
+/**
+ * The frames of a streamed body, from its raw bytes as they arrive: a UTF-8 sequence split across
+ * chunks is decoded whole, then SSE events or NDJSON lines (a line is a frame's `data`; blank lines
+ * are skipped).
+ */
+export interface FrameReader {
+  /** Raw body bytes; returns the frames they complete. */
+  push(chunk: Uint8Array): SseEvent[];
+  /** End of the body: a last frame without its terminator still counts. */
+  end(): SseEvent[];
+}
+
+export function createFrameReader(format: StreamFormat): FrameReader {
+  const decoder = new TextDecoder('utf-8');
+  if (format === 'sse') {
+    const parser = new SseParser();
+    return {
+      push: (chunk) => parser.push(decoder.decode(chunk, { stream: true })),
+      end: () => [...parser.push(decoder.decode()), ...parser.end()],
+    };
+  }
+  const lines = new NdjsonLineReader();
+  return {
+    push: (chunk) => lineFrames(lines.push(decoder.decode(chunk, { stream: true }))),
+    end: () => lineFrames([...lines.push(decoder.decode()), ...lines.end()]),
+  };
+}
+
+/** NDJSON lines as frames, blank lines skipped. */
+const lineFrames = (lines: readonly string[]): SseEvent[] => lines.filter((line) => line.trim() !== '').map((data) => ({ event: undefined, data, id: undefined }));
+
+/** The frames of a whole streamed body. */
+export function parseFrames(format: StreamFormat, body: string): SseEvent[] {
+  if (format === 'sse') return parseSse(body);
+  const reader = new NdjsonLineReader();
+  return lineFrames([...reader.push(body), ...reader.end()]);
 }

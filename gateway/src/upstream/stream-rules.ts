@@ -37,6 +37,8 @@ export interface ToolArgumentsPlace {
   parent: Record<string, unknown>;
   key: string;
   encoding: ToolArgumentsEncoding;
+  /** The text is the call's whole arguments so far, not a fragment. */
+  cumulative: boolean;
 }
 
 /** The tool-call arguments of a frame in one channel, each call in its own slot. */
@@ -56,7 +58,7 @@ export function toolArgumentPlaces(channel: ToolArgumentsChannel, frame: unknown
         // Arguments that are not the text the channel expects are still read: as a JSON value.
         const encoding = channel.encoding === 'json_text' && typeof value === 'string' ? 'json_text' : 'object';
         const text = encoding === 'json_text' ? (value as string) : JSON.stringify(value);
-        places.push({ slot: key, text, parent: parent as Record<string, unknown>, key: channel.key, encoding });
+        places.push({ slot: key, text, parent: parent as Record<string, unknown>, key: channel.key, encoding, cumulative: channel.cumulative === true });
       }
     });
   });
@@ -66,9 +68,17 @@ export function toolArgumentPlaces(channel: ToolArgumentsChannel, frame: unknown
 /** Every vendor's tool-argument channels: the buffered reader finds tool calls by their shape, as it finds deltas. */
 const TOOL_ARGUMENT_CHANNELS: readonly ToolArgumentsChannel[] = STREAM_CODECS.flatMap((codec) => codec.toolArguments ?? []);
 
-/** The tool-call arguments of one frame, keyed by call slot. */
-export function extractToolArguments(frame: unknown): Array<[string, string]> {
-  return TOOL_ARGUMENT_CHANNELS.flatMap((channel) => toolArgumentPlaces(channel, frame).map((place): [string, string] => [place.slot, place.text]));
+/** The tool-call arguments of one frame, each call in its slot. */
+export function extractToolArguments(frame: unknown): ToolArgumentsPlace[] {
+  return TOOL_ARGUMENT_CHANNELS.flatMap((channel) => toolArgumentPlaces(channel, frame));
+}
+
+/**
+ * A slot's text after a frame of a cumulative stream: the frame's whole text when it extends what the
+ * slot had; otherwise both, so that text a later frame dropped is still scanned.
+ */
+export function extendCumulative(previous: string, whole: string): string {
+  return whole.startsWith(previous) ? whole : `${previous}\n\n${whole}`;
 }
 
 function textsAt(value: unknown, path: JsonPath): string[] | undefined {
@@ -78,12 +88,17 @@ function textsAt(value: unknown, path: JsonPath): string[] | undefined {
 
 /** Text pieces of one frame, keyed by answer slot; undefined when no rule claims the frame. */
 export function extractDelta(frame: unknown, format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): Array<[string, string]> | undefined {
+  return readDelta(frame, format, rules)?.pieces;
+}
+
+/** The rule claiming a frame and the text pieces it reads, keyed by answer slot; undefined when no rule claims the frame. */
+export function readDelta(frame: unknown, format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): { rule: DeltaRule; pieces: Array<[string, string]> } | undefined {
   for (const rule of rules) {
     if (rule.format !== format) continue;
     if (rule.when && !valuesAt(frame, rule.when.path).some((v) => v === rule.when?.equals)) continue;
     if (rule.items === undefined) {
       const texts = textsAt(frame, rule.text);
-      if (texts) return [['0', texts.join('')]];
+      if (texts) return { rule, pieces: [['0', texts.join('')]] };
       continue;
     }
     const items = valuesAt(frame, rule.items).flatMap((v) => (Array.isArray(v) ? v : []));
@@ -94,7 +109,7 @@ export function extractDelta(frame: unknown, format: StreamFormat, rules: readon
       const slot = rule.slot === undefined ? undefined : valuesAt(item, rule.slot)[0];
       pieces.push([typeof slot === 'number' || typeof slot === 'string' ? String(slot) : String(position), texts.join('')]);
     });
-    if (pieces.length > 0) return pieces;
+    if (pieces.length > 0) return { rule, pieces };
   }
   return undefined;
 }

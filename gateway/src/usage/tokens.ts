@@ -1,11 +1,11 @@
 // The token usage an upstream reported, read from its answer in each vendor format: the `usage`
 // object of chat-completion style APIs (prompt/completion tokens, input/output tokens, camelCase
 // variants), `usageMetadata` of gemini-style APIs, `meta.billed_units` of command-style APIs and the
-// `prompt_eval_count`/`eval_count` of local-model servers. Streams (SSE, NDJSON, a JSON array of
+// `prompt_eval_count`/`eval_count` of local-model servers, `result.usage` of vendor_j. Streams (SSE, NDJSON, a JSON array of
 // chunks) report usage in one frame or cumulatively in several: the largest value of each side wins.
 // The places and names are each vendor's data (core/src/vendors/<vendor>, gathered in USAGE_FIELDS).
 import { USAGE_FIELDS, type JsonPath } from '@palisade/core';
-import { parseSse, type UpstreamResponse } from '../upstream/index.js';
+import { parseFrames, type UpstreamResponse } from '../upstream/index.js';
 
 export interface TokenUsage {
   input: number;
@@ -18,7 +18,10 @@ const MARKERS = USAGE_FIELDS.markers;
 type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined);
+// vendor_j writes its counts as strings (int64 in JSON): digits only, at most 15 so the number is exact.
+const DIGITS = /^\d{1,15}$/;
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' ? (Number.isFinite(v) && v >= 0 ? Math.round(v) : undefined) : typeof v === 'string' && DIGITS.test(v) ? Number(v) : undefined;
 const first = (o: Json, keys: readonly string[]): number | undefined => {
   for (const key of keys) {
     const n = count(o[key]);
@@ -74,8 +77,7 @@ function frames(answer: UpstreamResponse, text: string): unknown[] {
     return Array.isArray(whole) ? whole : [whole];
   }
   const hasMarker = (s: string) => MARKERS.some((m) => s.includes(m));
-  if (answer.streamFormat === 'ndjson') return text.split('\n').filter(hasMarker).map(parse);
-  return parseSse(text)
+  return parseFrames(answer.streamFormat ?? 'sse', text)
     .filter((e) => hasMarker(e.data))
     .map((e) => parse(e.data));
 }

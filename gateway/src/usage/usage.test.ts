@@ -46,6 +46,10 @@ t.test('token usage of streamed answers', async (t) => {
   t.same(tokenUsageOf(answer(`${anthropic}\n\n`, 'sse')), { input: 25, output: 15 }, 'input from message_start, cumulative output from message_delta');
   const ndjson = ['{"message":{"content":"a"},"done":false}', '{"message":{"content":"b"},"done":true,"prompt_eval_count":11,"eval_count":5}'].join('\n');
   t.same(tokenUsageOf(answer(ndjson, 'ndjson')), { input: 11, output: 5 });
+  // vendor_j writes its counts as strings (int64 in JSON); its stream repeats them, growing, in each line.
+  const cumulative = [1, 4, 9].map((n) => JSON.stringify({ result: { alternatives: [{ message: { text: 'x'.repeat(n) } }], usage: { inputTextTokens: '6', completionTokens: String(n), totalTokens: String(6 + n) } } })).join('\n');
+  t.same(tokenUsageOf(answer(cumulative, 'ndjson')), { input: 6, output: 9 });
+  t.same(tokenUsageOf(answer(JSON.stringify({ result: { usage: { inputTextTokens: '12', completionTokens: '3' } } }))), { input: 12, output: 3 });
   t.equal(tokenUsageOf(answer('data: {"choices":[{"delta":{"content":"x"}}]}\n\n', 'sse')), null);
 });
 

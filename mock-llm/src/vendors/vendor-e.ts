@@ -51,10 +51,12 @@ export const vendorERoutes: LlmRoute[] = [
     reply: (text, ctx) => {
       const input = estimateTokens(v2Prompt(ctx));
       const output = estimateTokens(text);
+      // A tool call asked for with x-mock-tool-arguments: v2 chat writes its arguments as a JSON text.
+      const toolCalls = ctx.toolArguments === undefined ? {} : { tool_calls: [{ id: `call_${ctx.id}`, type: 'function', function: { name: 'mock_tool', arguments: ctx.toolArguments } }] };
       return {
         id: ctx.id,
-        finish_reason: 'COMPLETE',
-        message: { role: 'assistant', content: [{ type: 'text', text }] },
+        finish_reason: ctx.toolArguments === undefined ? 'COMPLETE' : 'TOOL_CALL',
+        message: { role: 'assistant', content: [{ type: 'text', text }], ...toolCalls },
         usage: { billed_units: { input_tokens: input, output_tokens: output }, tokens: { input_tokens: input, output_tokens: output } },
       };
     },

@@ -2,7 +2,7 @@
 // and /api/tags (the listing health checks call).
 import { vendorG } from '@palisade/core/vendors';
 import { NDJSON_CONTENT_TYPE, ndjsonLine } from '../sse.js';
-import { asString, chunkText, estimateTokens, lastUserText } from '../text.js';
+import { argumentsObject, asString, chunkText, estimateTokens, lastUserText } from '../text.js';
 import type { LlmRoute, RouteContext, StreamSpec, VendorRoute } from '../types.js';
 import { fromApi } from './api.js';
 
@@ -24,13 +24,18 @@ const chatPrompt = (ctx: RouteContext): string => lastUserText(ctx.body.messages
 const generatePrompt = (ctx: RouteContext): string => asString(ctx.body.prompt);
 const createdAt = (ctx: RouteContext): string => new Date(ctx.now).toISOString();
 
-/** NDJSON: one object per piece with done:false, then a final done:true object with stats. */
-function ndjson(piece: (text: string) => Record<string, unknown>, prompt: (ctx: RouteContext) => string): StreamSpec {
+/** A tool call asked for with x-mock-tool-arguments: the runner sends the call whole, its arguments an object. */
+const toolCalls = (ctx: RouteContext): Record<string, unknown> =>
+  ctx.toolArguments === undefined ? {} : { tool_calls: [{ function: { index: 0, name: 'mock_tool', arguments: argumentsObject(ctx.toolArguments) } }] };
+
+/** NDJSON: one object per piece with done:false (chat: the tool call in a line of its own), then a final done:true object with stats. */
+function ndjson(piece: (text: string) => Record<string, unknown>, prompt: (ctx: RouteContext) => string, calls?: (ctx: RouteContext) => Record<string, unknown>): StreamSpec {
   return {
     when: (ctx) => ctx.body.stream === true,
     render(text, ctx) {
       const head = { model: ctx.model, created_at: createdAt(ctx) };
       const frames = chunkText(text).map((p) => ndjsonLine({ ...head, ...piece(p), done: false }));
+      if (calls && ctx.toolArguments !== undefined) frames.push(ndjsonLine({ ...head, message: { role: 'assistant', content: '', ...calls(ctx) }, done: false }));
       frames.push(ndjsonLine({ ...head, ...piece(''), done: true, ...stats(prompt(ctx), text) }));
       return { contentType: NDJSON_CONTENT_TYPE, frames };
     },
@@ -47,8 +52,8 @@ const routes: LlmRoute[] = [
     name: 'vendor_g.chat',
     ...fromApi(vendorG.apis.chat),
     prompt: chatPrompt,
-    reply: (text, ctx) => ({ model: ctx.model, created_at: createdAt(ctx), ...chatPiece(text), done: true, ...stats(chatPrompt(ctx), text) }),
-    stream: ndjson(chatPiece, chatPrompt),
+    reply: (text, ctx) => ({ model: ctx.model, created_at: createdAt(ctx), message: { role: 'assistant', content: text, ...toolCalls(ctx) }, done: true, ...stats(chatPrompt(ctx), text) }),
+    stream: ndjson(chatPiece, chatPrompt, toolCalls),
     error: ollamaError,
   },
   {

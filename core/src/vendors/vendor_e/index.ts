@@ -16,6 +16,8 @@ export const vendorE = {
     vendor_e_chat: { ...CHAT_REQUEST, response_path: '$.message.content[*].text' },
   },
   recommendedPresets: { vendor_e: 'vendor_e_chat' },
+  // v2 chat: tool calls as the OpenAI chat format writes them, the arguments a JSON text.
+  toolArguments: { vendor_e_chat: [{ path: '$.message.tool_calls[*].function.arguments', encoding: 'json_text' }] },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_e_generate: { request: { model: 'model-e-command', prompt: EXCHANGE.prompt }, response: { generations: [{ text: EXCHANGE.answer }] } },

@@ -2,9 +2,29 @@
 // the /api/tags listing health checks call.
 import { CHAT_REQUEST } from '../chat-paths.js';
 import { chatExchangeRequest, EXCHANGE } from '../samples.js';
-import type { ErrorBody, Vendor } from '../types.js';
+import type { ErrorBody, StreamCodec, StreamRefusal, ToolArgumentsChannel, Vendor } from '../types.js';
 
 export const ollamaError: ErrorBody = (_status, message) => ({ error: message });
+
+/** A refused stream's last line: the runner's own error line (its clients raise on `error`), with the code and trace id. */
+const refusal = (e: StreamRefusal) => [{ data: JSON.stringify({ error: e.message, code: e.code, trace_id: e.traceId }) }];
+
+/** Tool calls come whole in a line, their arguments an object; `function.index` tells parallel calls apart where the runner sends it. */
+const toolCalls: ToolArgumentsChannel = { slot: [], calls: ['message', 'tool_calls'], callSlot: ['function', 'index'], parent: ['function'], key: 'arguments', encoding: 'object' };
+
+/** The runner's NDJSON deltas, ended by the `done: true` line (which may still carry text). */
+const ndjsonCodec = (name: string, path: string, textParent: readonly string[], textKey: string, toolArguments?: readonly ToolArgumentsChannel[]): StreamCodec => ({
+  name,
+  format: 'ndjson',
+  pathSuffixes: [path],
+  streamFlag: { path: ['stream'], byDefault: true },
+  slot: [],
+  textParent,
+  textKey,
+  end: { path: ['done'], equals: true },
+  ...(toolArguments ? { toolArguments } : {}),
+  refusal,
+});
 
 export const vendorG = {
   id: 'vendor_g',
@@ -14,6 +34,7 @@ export const vendorG = {
     vendor_g_chat: { ...CHAT_REQUEST, response_path: '$.message.content' },
   },
   recommendedPresets: { vendor_g: 'vendor_g_chat' },
+  toolArguments: { vendor_g_chat: [{ path: '$.message.tool_calls[*].function.arguments', encoding: 'object' }] },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_g_chat: { request: chatExchangeRequest('model-g-local'), response: { message: { role: 'assistant', content: EXCHANGE.answer } } },
@@ -30,6 +51,8 @@ export const vendorG = {
       { name: 'ollama generate', vendors: ['vendor_g'], format: 'ndjson', text: ['response'] },
     ],
     endMarkers: [{ name: 'vendor_g done line', format: 'ndjson', path: ['done'], equals: true }],
+    // Tools are a chat feature; /api/generate has none.
+    codecs: [ndjsonCodec('ollama chat', '/api/chat', ['message'], 'content', [toolCalls]), ndjsonCodec('ollama generate', '/api/generate', [], 'response')],
   },
   usage: { counts: [{ at: [], input: 'prompt_eval_count', output: 'eval_count' }], markers: ['eval_count'] },
   errorBody: ollamaError,
