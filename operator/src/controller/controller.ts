@@ -5,7 +5,7 @@
 // the operator's back and mirrors the providers' health checks into their status.
 import type { Logger } from 'pino';
 import { ADD, DELETE, ERROR, UPDATE, type Informer, type V1Secret } from '@kubernetes/client-node';
-import { createResourceStore, type BundlePublisher, type Database, type SecretBox } from '@palisade/core';
+import { backoffDelay, createResourceStore, type BundlePublisher, type Database, type SecretBox } from '@palisade/core';
 import { FINALIZER, KINDS, TENANT_LABEL, type KindName } from '../crd/kinds.js';
 import type { CachedInformer, CustomResource, KubeClient } from '../kube/client.js';
 import { createResourceReconciler } from './reconcile-resource.js';
@@ -121,7 +121,7 @@ export function createController(options: ControllerOptions): Controller {
     let failures = 0;
     informer.on(ERROR, (error: unknown) => {
       if (stopped) return;
-      const delay = Math.min(30_000, 200 * 2 ** failures++);
+      const delay = backoffDelay(failures++, { initialMs: 200, maxMs: 30_000 });
       log?.warn({ what, err: error, retryInMs: delay }, 'watch failed; restarting');
       const timer = setTimeout(() => {
         restartTimers.delete(timer);
