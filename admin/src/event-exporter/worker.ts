@@ -64,6 +64,15 @@ export interface ExporterWorker {
   readonly stats: ExporterWorkerStats;
 }
 
+/** The gauge of the entries the exporter's group has read and not acked. */
+async function setPendingGauge(events: EventStream, stream: string, group: string, metrics: ExporterMetrics, labels: { exporter_id: string; exporter_type: string }): Promise<void> {
+  try {
+    metrics.pending.set(labels, await events.pending(stream, group));
+  } catch {
+    // a gauge is not worth a failure
+  }
+}
+
 export function createExporterWorker(options: ExporterWorkerOptions): ExporterWorker {
   const { exporter, sink, events, stream, metrics, logger } = options;
   const pollIntervalMs = options.pollIntervalMs ?? 5_000;
@@ -122,14 +131,6 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
     metrics.lagSeconds.set(labels, 0);
   }
 
-  async function updatePending(): Promise<void> {
-    try {
-      metrics.pending.set(labels, await events.pending(stream, worker.reader.group));
-    } catch {
-      // a gauge is not worth a failure
-    }
-  }
-
   const worker = createConsumerGroupWorker({
     events,
     stream,
@@ -156,7 +157,7 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
         metrics.lagSeconds.set(labels, 0);
       }
       if (full) return { read, more: true }; // more is waiting: no pause
-      await updatePending();
+      await setPendingGauge(events, stream, worker.reader.group, metrics, labels);
       const flushWait = held.length > 0 && flushIntervalMs > 0 ? Math.max(1, flushIntervalMs - (now() - oldestHeldAt)) : pollIntervalMs;
       return { read, pauseMs: Math.min(pollIntervalMs, flushWait) };
     },
