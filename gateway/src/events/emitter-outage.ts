@@ -14,6 +14,8 @@ export interface StreamOutageOptions extends EmitterContext {
   buffered(): number;
   /** The next try, once the backoff delay is over. */
   retry(): void;
+  /** Draws for the jitter (default Math.random). */
+  random?: () => number;
 }
 
 export interface StreamOutage {
@@ -21,6 +23,8 @@ export interface StreamOutage {
   readonly degraded: boolean;
   /** A retry is waiting out its delay. */
   readonly waiting: boolean;
+  /** The delay of the retry waiting (undefined when none is). */
+  readonly retryInMs: number | undefined;
   /**
    * An append failed. `alone`: no other append was out, so this is a new try that failed and the delay
    * grows; failures of the appends of one round share a delay.
@@ -37,8 +41,9 @@ export interface StreamOutage {
 export function createStreamOutage(options: StreamOutageOptions): StreamOutage {
   const { stream, logger, counts, spill } = options;
   // Jitter spreads the retries of many gateway replicas after a shared outage.
-  const backoff = createBackoff({ initialMs: options.retryInitialMs, maxMs: options.retryMaxMs, jitter: 0.25 });
+  const backoff = createBackoff({ initialMs: options.retryInitialMs, maxMs: options.retryMaxMs, jitter: 0.25, ...(options.random ? { random: options.random } : {}) });
   let retryTimer: NodeJS.Timeout | undefined;
+  let retryInMs: number | undefined;
   let outage = { since: 0, droppedAtStart: 0 };
   const dropped = (): number => counts.dropped + (spill?.stats.dropped ?? 0);
 
@@ -53,6 +58,7 @@ export function createStreamOutage(options: StreamOutageOptions): StreamOutage {
   function cancel(): void {
     clearTimeout(retryTimer);
     retryTimer = undefined;
+    retryInMs = undefined;
   }
 
   return {
@@ -61,6 +67,9 @@ export function createStreamOutage(options: StreamOutageOptions): StreamOutage {
     },
     get waiting() {
       return retryTimer !== undefined;
+    },
+    get retryInMs() {
+      return retryInMs;
     },
     failed(err, alone) {
       if (retryTimer !== undefined) return; // the outage is already being handled
@@ -71,8 +80,10 @@ export function createStreamOutage(options: StreamOutageOptions): StreamOutage {
       } else {
         delayMs = alone ? backoff.fail() : backoff.delay();
       }
+      retryInMs = delayMs;
       retryTimer = setTimeout(() => {
         retryTimer = undefined;
+        retryInMs = undefined;
         options.retry();
       }, delayMs);
       // Nothing else should keep a process alive for a retry; close() is the orderly way out.
