@@ -46,8 +46,46 @@ export interface ExporterConsumer {
   readonly workers: ReadonlyMap<string, ExporterWorker>;
 }
 
-export function createExporterConsumer(options: ExporterConsumerOptions): ExporterConsumer {
+interface ExporterWorkerContext {
+  stream: string;
+  consumer: string;
+  locks: FileLocks;
+  /** The stream lost the worker's group: the consumer reads the exporters again at once. */
+  onGroupLost(): void;
+}
+
+/** A worker for one exporter, with its sink, on the consumer's settings. */
+function makeWorker(exporter: Exporter, options: ExporterConsumerOptions, context: ExporterWorkerContext): ExporterWorker {
   const { events, secrets, metrics, logger } = options;
+  const { stream, consumer, locks } = context;
+  const labels = { exporter_id: exporter.id, exporter_type: exporter.type };
+  const sink = createSink(exporter, {
+    secrets,
+    locks,
+    hooks: { onRetry: () => metrics.retried.inc(labels) },
+    ...(options.webhookRetryBaseMs === undefined ? {} : { webhookRetryBaseMs: options.webhookRetryBaseMs }),
+  });
+  return createExporterWorker({
+    exporter,
+    sink,
+    events,
+    stream,
+    consumer,
+    metrics,
+    flushIntervalMs: flushIntervalMs(exporter),
+    ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+    ...(options.claimIdleMs === undefined ? {} : { claimIdleMs: options.claimIdleMs }),
+    ...(options.retryInitialMs === undefined ? {} : { retryInitialMs: options.retryInitialMs }),
+    ...(options.retryMaxMs === undefined ? {} : { retryMaxMs: options.retryMaxMs }),
+    ...(options.deadLetterMaxLen === undefined ? {} : { deadLetterMaxLen: options.deadLetterMaxLen }),
+    ...(options.now ? { now: options.now } : {}),
+    onGroupLost: context.onGroupLost,
+    logger,
+  });
+}
+
+export function createExporterConsumer(options: ExporterConsumerOptions): ExporterConsumer {
+  const { events, metrics, logger } = options;
   const store = createResourceStore(options.db);
   const stream = options.stream ?? SECURITY_EVENTS_STREAM;
   const consumer = options.consumer ?? `${hostname()}-${process.pid}`;
@@ -58,33 +96,7 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let refreshing: Promise<void> = Promise.resolve();
-
-  function makeWorker(exporter: Exporter): ExporterWorker {
-    const labels = { exporter_id: exporter.id, exporter_type: exporter.type };
-    const sink = createSink(exporter, {
-      secrets,
-      locks,
-      hooks: { onRetry: () => metrics.retried.inc(labels) },
-      ...(options.webhookRetryBaseMs === undefined ? {} : { webhookRetryBaseMs: options.webhookRetryBaseMs }),
-    });
-    return createExporterWorker({
-      exporter,
-      sink,
-      events,
-      stream,
-      consumer,
-      metrics,
-      flushIntervalMs: flushIntervalMs(exporter),
-      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
-      ...(options.claimIdleMs === undefined ? {} : { claimIdleMs: options.claimIdleMs }),
-      ...(options.retryInitialMs === undefined ? {} : { retryInitialMs: options.retryInitialMs }),
-      ...(options.retryMaxMs === undefined ? {} : { retryMaxMs: options.retryMaxMs }),
-      ...(options.deadLetterMaxLen === undefined ? {} : { deadLetterMaxLen: options.deadLetterMaxLen }),
-      ...(options.now ? { now: options.now } : {}),
-      onGroupLost: () => void refreshOrKeep(),
-      logger,
-    });
-  }
+  const workerContext: ExporterWorkerContext = { stream, consumer, locks, onGroupLost: () => void refreshOrKeep() };
 
   async function stopWorker(id: string): Promise<StreamEntry[]> {
     const worker = workers.get(id);
@@ -107,7 +119,7 @@ export function createExporterConsumer(options: ExporterConsumerOptions): Export
         versions.set(record.id, version);
         continue;
       }
-      const worker = makeWorker(parsed.data);
+      const worker = makeWorker(parsed.data, options, workerContext);
       try {
         await worker.start(inherited);
       } catch (err) {

@@ -4,7 +4,7 @@
 // all (connection refused, host not found) is "down": the events stay pending and are retried until it
 // is back, as for every other exporter type.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { WebhookConfig } from '@palisade/core';
+import { backoffDelay, type WebhookConfig } from '@palisade/core';
 import { DeliveryError, describeNetworkError, type ExportItem, type Sink, type SinkHooks } from './sink.js';
 
 export interface WebhookSinkOptions {
@@ -76,7 +76,7 @@ export function createWebhookSink(config: WebhookConfig, options: WebhookSinkOpt
         }
         options.hooks?.onRetry?.(e.message);
         try {
-          await sleep(retryBaseMs * 2 ** retry, undefined, { signal: lifetime.signal });
+          await sleep(backoffDelay(retry, { initialMs: retryBaseMs }), undefined, { signal: lifetime.signal });
         } catch {
           // closed while waiting (reconfiguration, shutdown): the events stay pending, nothing is lost
           throw new DeliveryError(`sink closed while retrying after ${e.message}`, { retryable: true });

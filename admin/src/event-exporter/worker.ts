@@ -4,12 +4,13 @@
 // chunks. An entry is acked only once its chunk was delivered or, after the sink's own retries,
 // dead-lettered; while the destination is down the chunk is retried with backoff and nothing is acked,
 // so neither an outage nor a restart loses an event (at least once).
-import { createConsumerGroupWorker, matchesFilters, SecurityEvent, type ConsumerGroupReader, type EventStream, type Exporter, type StreamEntry } from '@palisade/core';
+import { createConsumerGroupWorker, SecurityEvent, type ConsumerGroupReader, type EventStream, type Exporter, type StreamEntry } from '@palisade/core';
 import type { Logger } from 'pino';
-import { sendExporterDeadLetters } from './dead-letter.js';
+import { createChunkDelivery, type HeldItem } from './chunk-delivery.js';
 import { mapEvent } from './mapping.js';
 import type { ExporterMetrics } from './metrics.js';
-import { DeliveryError, type ExportItem, type Sink } from './sink.js';
+import type { Sink } from './sink.js';
+import { exporterWants } from './wanted.js';
 
 export const exporterGroup = (exporterId: string): string => `exporter:${exporterId}`;
 
@@ -63,8 +64,13 @@ export interface ExporterWorker {
   readonly stats: ExporterWorkerStats;
 }
 
-interface HeldItem extends ExportItem {
-  entry: StreamEntry;
+/** The gauge of the entries the exporter's group has read and not acked. */
+async function setPendingGauge(events: EventStream, stream: string, group: string, metrics: ExporterMetrics, labels: { exporter_id: string; exporter_type: string }): Promise<void> {
+  try {
+    metrics.pending.set(labels, await events.pending(stream, group));
+  } catch {
+    // a gauge is not worth a failure
+  }
 }
 
 export function createExporterWorker(options: ExporterWorkerOptions): ExporterWorker {
@@ -74,7 +80,7 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
   const deadLetterMaxLen = options.deadLetterMaxLen ?? 10_000;
   const now = options.now ?? Date.now;
   const labels = { exporter_id: exporter.id, exporter_type: exporter.type };
-  const createdAt = Date.parse(exporter.created_at);
+  const wanted = exporterWants(exporter);
   // Read enough to fill the largest chunk the sink takes (kafka: batch_size), at least 100.
   const readCount = Math.max(sink.chunkSize, 100);
 
@@ -83,16 +89,7 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
   /** Entries to process before reading: a previous worker's unacked ones. */
   let inbox: StreamEntry[] = [];
   let oldestHeldAt = 0;
-  let failedChunk: string | undefined;
-
-  /** Whether this exporter sends the event at all. */
-  function wanted(event: SecurityEvent): boolean {
-    if (!exporter.enabled) return false; // toggled off: sending stops, the cursor keeps moving
-    // A new exporter's group starts at the beginning of the retained stream; it exports events from
-    // its creation on, not the history (which is in the admin API and the reports).
-    if (Date.parse(event.timestamp) < createdAt) return false;
-    return matchesFilters(event, exporter.filters);
-  }
+  const deliver = createChunkDelivery({ exporter, sink, events, stream, metrics, counts, deadLetterMaxLen, now, logger });
 
   async function fetch(reader: ConsumerGroupReader): Promise<StreamEntry[]> {
     const entries = inbox.splice(0, readCount);
@@ -125,44 +122,13 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
   async function deliverHeld(reader: ConsumerGroupReader): Promise<void> {
     while (held.length > 0) {
       const chunk = held.slice(0, sink.chunkSize);
-      const key = chunk[0]!.entry.id;
-      if (failedChunk === key) {
-        counts.retries++;
-        metrics.retried.inc(labels);
-      }
-      try {
-        await sink.send(chunk);
-        counts.delivered += chunk.length;
-        metrics.delivered.inc(labels, chunk.length);
-      } catch (err) {
-        counts.failures++;
-        metrics.failed.inc(labels);
-        const permanent = err instanceof DeliveryError && !err.retryable;
-        if (!permanent) {
-          failedChunk = key;
-          throw err;
-        }
-        const reason = err.message;
-        await sendExporterDeadLetters(events, stream, exporter, chunk.map((i) => ({ entryId: i.entry.id, payload: i.entry.payload })), reason, deadLetterMaxLen, new Date(now()));
-        counts.deadLettered += chunk.length;
-        metrics.deadLettered.inc(labels, chunk.length);
-        logger?.warn({ exporter_id: exporter.id, exporter: exporter.name, events: chunk.length, reason }, 'exporter gave up on events after its retries; sent to the dead-letter stream');
-      }
-      failedChunk = undefined;
+      await deliver(chunk); // throws while the destination is down: the chunk stays held
       // Only now: an entry acked before delivery would be lost if the process died in between.
       await reader.ack(chunk.map((i) => i.entry.id));
       held = held.slice(chunk.length);
       if (held.length > 0) oldestHeldAt = now();
     }
     metrics.lagSeconds.set(labels, 0);
-  }
-
-  async function updatePending(): Promise<void> {
-    try {
-      metrics.pending.set(labels, await events.pending(stream, worker.reader.group));
-    } catch {
-      // a gauge is not worth a failure
-    }
   }
 
   const worker = createConsumerGroupWorker({
@@ -191,7 +157,7 @@ export function createExporterWorker(options: ExporterWorkerOptions): ExporterWo
         metrics.lagSeconds.set(labels, 0);
       }
       if (full) return { read, more: true }; // more is waiting: no pause
-      await updatePending();
+      await setPendingGauge(events, stream, worker.reader.group, metrics, labels);
       const flushWait = held.length > 0 && flushIntervalMs > 0 ? Math.max(1, flushIntervalMs - (now() - oldestHeldAt)) : pollIntervalMs;
       return { read, pauseMs: Math.min(pollIntervalMs, flushWait) };
     },

@@ -7,3 +7,4 @@ export * from './trace.js';
 export * from './request-stats.js';
 export { clientErrorOf, rawErrorResponse } from './client-errors.js';
 export * from './detector-service.js';
+export * from './backoff.js';

@@ -3,6 +3,7 @@
 // them to the worker's own cycle (which acks only after its work is durable), and on any failure backs
 // off with jitter and tries again, nothing acked meanwhile. Writers differ only in their cycle.
 import { hostname } from 'node:os';
+import { createBackoff } from '../service/backoff.js';
 import { createExclusive } from './exclusive.js';
 import { StreamsError, type EventStream, type StreamEntry } from './types.js';
 import { createWakeablePause } from './wakeable-pause.js';
@@ -105,8 +106,8 @@ export function createConsumerGroupWorker(options: ConsumerGroupWorkerOptions): 
   const { events, stream, group } = options;
   const consumer = options.consumer ?? `${hostname()}-${process.pid}`;
   const claimIdleMs = options.claimIdleMs ?? 30_000;
-  const retryInitialMs = options.retryInitialMs ?? 250;
-  const retryMaxMs = options.retryMaxMs ?? 10_000;
+  // Jitter, so that replicas failing together do not retry together.
+  const retry = { initialMs: options.retryInitialMs ?? 250, maxMs: options.retryMaxMs ?? 10_000, jitter: 0.25 };
   const now = options.now ?? Date.now;
   const trimEveryMs = options.trimEveryMs ?? 5_000;
   let lastTrimAt = now();
@@ -163,11 +164,11 @@ export function createConsumerGroupWorker(options: ConsumerGroupWorkerOptions): 
   }
 
   async function loop(): Promise<void> {
-    let backoffMs = 0;
+    const backoff = createBackoff(retry);
     while (state.running) {
       try {
         const result = await exclusively(() => runCycle(false));
-        backoffMs = 0;
+        backoff.reset();
         if (!result.more && result.pauseMs && state.running) await pause(result.pauseMs);
       } catch (err) {
         state.failures++;
@@ -180,9 +181,8 @@ export function createConsumerGroupWorker(options: ConsumerGroupWorkerOptions): 
           state.degraded = true;
           options.onDegraded?.(state.lastError);
         }
-        backoffMs = backoffMs === 0 ? retryInitialMs : Math.min(backoffMs * 2, retryMaxMs);
-        // Jitter, so that replicas failing together do not retry together.
-        if (state.running) await pause(backoffMs * (0.75 + Math.random() * 0.5));
+        const delayMs = backoff.fail();
+        if (state.running) await pause(delayMs);
       }
     }
   }

@@ -9,6 +9,7 @@
  *   rather than queueing (a rate-limit check must not stall a request for seconds).
  */
 import { Redis } from 'ioredis';
+import { backoffDelay } from '../service/backoff.js';
 import { StreamsError, type StreamsErrorReporter } from './types.js';
 
 export interface ConnectionOptions {
@@ -46,7 +47,8 @@ export async function openConnection(options: ConnectionOptions): Promise<Redis>
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     ...(options.commandTimeoutMs === undefined ? {} : { commandTimeout: options.commandTimeoutMs }),
-    retryStrategy: (times) => (connected ? Math.min(100 * 2 ** Math.min(times, 5), 2_000) : null),
+    // ioredis counts reconnect attempts from 1: 200 ms, doubled up to 2 s.
+    retryStrategy: (times) => (connected ? backoffDelay(times - 1, { initialMs: 200, maxMs: 2_000 }) : null),
   });
   // Report the first trouble after being healthy, not every failed reconnect attempt.
   const report = (err: Error): void => {

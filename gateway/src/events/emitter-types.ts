@@ -57,6 +57,20 @@ export interface EventEmitterStats {
   degraded: boolean;
 }
 
+/** The counts the emitter's pieces keep together (the other stats are read from the buffer, the spill and the stream). */
+export type EmitterCounts = Pick<EventEmitterStats, 'emitted' | 'appended' | 'dropped' | 'failures' | 'buildErrors' | 'replayed'>;
+
+export type EmitterLogger = EventEmitterOptions['logger'];
+
+/** What the emitter's pieces say in their log lines, and where they count. */
+export interface EmitterContext {
+  stream: string;
+  logger: EmitterLogger;
+  counts: EmitterCounts;
+  /** The spill journal, when the gateway has one. */
+  spill: EventSpill | undefined;
+}
+
 export interface EventEmitter {
   /** Queues the events; never throws and never waits. */
   emit(event: SecurityEvent | readonly SecurityEvent[]): void;

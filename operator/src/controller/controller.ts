@@ -4,14 +4,15 @@
 // finalizers' bookkeeping, watch restarts and the periodic resync, which repairs records edited behind
 // the operator's back and mirrors the providers' health checks into their status.
 import type { Logger } from 'pino';
-import { ADD, DELETE, ERROR, UPDATE, type Informer, type V1Secret } from '@kubernetes/client-node';
+import { ADD, DELETE, UPDATE, type V1Secret } from '@kubernetes/client-node';
 import { createResourceStore, type BundlePublisher, type Database, type SecretBox } from '@palisade/core';
 import { FINALIZER, KINDS, TENANT_LABEL, type KindName } from '../crd/kinds.js';
 import type { CachedInformer, CustomResource, KubeClient } from '../kube/client.js';
+import { informerLookups } from './informer-lookups.js';
 import { createResourceReconciler } from './reconcile-resource.js';
 import { RECONCILERS } from './reconcilers.js';
 import { createRecordWriter } from './records.js';
-import type { Lookups } from './spec-input.js';
+import { createWatchRestarts } from './watch-restarts.js';
 import { createWorkQueue, type WorkQueue } from './work-queue.js';
 
 export interface ControllerOptions {
@@ -48,21 +49,8 @@ export function createController(options: ControllerOptions): Controller {
   /** uid of each object last seen, so an object deleted without our finalizer still loses its record. */
   const uids = new Map<string, string>();
   let resyncTimer: NodeJS.Timeout | undefined;
-  const restartTimers = new Set<NodeJS.Timeout>();
   let stopped = false;
-
-  const lookups: Lookups = {
-    store,
-    resource: (kind, namespace, name) => informers.get(kind)?.get(name, namespace),
-    secret(namespace, name, key) {
-      const secret = secretInformer?.get(name, namespace);
-      if (!secret) return { found: false };
-      const encoded = secret.data?.[key];
-      if (encoded !== undefined) return { found: true, value: Buffer.from(encoded, 'base64').toString('utf8') };
-      const plain = secret.stringData?.[key];
-      return plain !== undefined ? { found: true, value: plain } : { found: true };
-    },
-  };
+  const watches = createWatchRestarts({ log, stopped: () => stopped });
 
   function enqueueNamespace(kinds: readonly KindName[], namespace: string | undefined) {
     for (const kind of kinds) {
@@ -74,7 +62,7 @@ export function createController(options: ControllerOptions): Controller {
     kube: options.kube,
     writer: createRecordWriter({ store, secrets: options.secrets, ...(options.now ? { now: options.now } : {}) }),
     publisher: options.publisher,
-    lookups,
+    lookups: informerLookups(store, { resources: informers, secrets: () => secretInformer }),
     now,
     log,
     requeue: enqueueNamespace,
@@ -116,24 +104,6 @@ export function createController(options: ControllerOptions): Controller {
     onError: (key, error, retryInMs) => log?.warn({ key, err: error, retryInMs }, 'reconcile failed; retrying'),
   });
 
-  /** A watch that failed (not a clean end, which the informer reconnects itself) restarts with backoff. */
-  function keepWatching(informer: Informer<CustomResource> | Informer<V1Secret>, what: string) {
-    let failures = 0;
-    informer.on(ERROR, (error: unknown) => {
-      if (stopped) return;
-      const delay = Math.min(30_000, 200 * 2 ** failures++);
-      log?.warn({ what, err: error, retryInMs: delay }, 'watch failed; restarting');
-      const timer = setTimeout(() => {
-        restartTimers.delete(timer);
-        if (!stopped) informer.start().catch(() => undefined);
-      }, delay);
-      restartTimers.add(timer);
-    });
-    informer.on('connect', () => {
-      failures = 0;
-    });
-  }
-
   return {
     async start() {
       stopped = false;
@@ -143,14 +113,14 @@ export function createController(options: ControllerOptions): Controller {
       secretInformer.on(ADD, onSecret);
       secretInformer.on(UPDATE, onSecret);
       secretInformer.on(DELETE, onSecret);
-      keepWatching(secretInformer, 'secrets');
+      watches.keepWatching(secretInformer, 'secrets');
       for (const { kind } of KINDS) {
         const informer = options.kube.resourceInformer(kind, options.namespace);
         const enqueue = (o: CustomResource) => queue.add(keyOf(kind, o.metadata.namespace, o.metadata.name));
         informer.on(ADD, enqueue);
         informer.on(UPDATE, enqueue);
         informer.on(DELETE, enqueue);
-        keepWatching(informer, kind);
+        watches.keepWatching(informer, kind);
         informers.set(kind, informer);
       }
       // Secrets first, so that the first reconciles find the credentials they reference.
@@ -172,8 +142,7 @@ export function createController(options: ControllerOptions): Controller {
     async stop() {
       stopped = true;
       if (resyncTimer) clearInterval(resyncTimer);
-      for (const timer of restartTimers) clearTimeout(timer);
-      restartTimers.clear();
+      watches.cancel();
       await Promise.all([...informers.values()].map((i) => i.stop()));
       await secretInformer?.stop();
       await queue.shutdown();

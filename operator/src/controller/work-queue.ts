@@ -2,6 +2,7 @@
 // while it runs makes one more run afterwards, never a parallel one), different keys run side by side
 // up to `concurrency`, and a failing key is retried with exponential backoff (reset on success).
 // Hand-written: client-node ships informers but no work queue, and client-go's is Go.
+import { backoffDelay } from '@palisade/core';
 
 export interface WorkQueueOptions {
   handler: (key: string) => Promise<void>;
@@ -26,8 +27,7 @@ export interface WorkQueue {
 
 export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
   const concurrency = options.concurrency ?? 4;
-  const base = options.baseBackoffMs ?? 500;
-  const max = options.maxBackoffMs ?? 60_000;
+  const backoff = { initialMs: options.baseBackoffMs ?? 500, maxMs: options.maxBackoffMs ?? 60_000 };
   const queue: string[] = [];
   const queued = new Set<string>();
   const running = new Map<string, Promise<void>>();
@@ -85,7 +85,7 @@ export function createWorkQueue(options: WorkQueueOptions): WorkQueue {
         } catch (error) {
           const failures = (failureCount.get(key) ?? 0) + 1;
           failureCount.set(key, failures);
-          const delay = Math.min(max, base * 2 ** (failures - 1));
+          const delay = backoffDelay(failures - 1, backoff);
           options.onError?.(key, error, delay);
           addAfter(key, delay);
         }
