@@ -3,7 +3,7 @@
 // miss up to `maxWaitMs` (Keycloak's temporary lockout). A success clears the user's count only, so
 // that an attacker cannot reset an address's count by logging in to an account of their own. Counts
 // older than `resetAfterMs` start again from zero. Kept in the database: every replica sees them.
-import type { Database } from '@palisade/core';
+import { backoffDelay, type Database } from '@palisade/core';
 
 export interface LockoutPolicy {
   userFailures: number;
@@ -39,8 +39,7 @@ export function createLockout(deps: { db: Database; policy?: LockoutPolicy; now?
     );
     const failures = Number(counted.rows[0]?.failures ?? 0);
     if (failures < threshold) return;
-    // 2^30 already exceeds any sensible cap; the exponent is bounded so the number stays finite.
-    const wait = Math.min(policy.maxWaitMs, policy.waitMs * 2 ** Math.min(30, failures - threshold));
+    const wait = backoffDelay(failures - threshold, { initialMs: policy.waitMs, maxMs: policy.maxWaitMs });
     await deps.db.query('UPDATE login_failures SET locked_until = $2 WHERE key = $1', [key, new Date(at.getTime() + wait).toISOString()]);
   }
 
