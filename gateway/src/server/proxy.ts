@@ -100,6 +100,7 @@ export function createProxyHandler(deps: ProxyDeps) {
         ...(deps.auth ? { clientAuthorization: '' } : {}),
         abortWith: stream ? stream.abortWith(abortOnClientClose(reply)) : abortOnClientClose(reply),
         ...(stream ? { onStreamStart: stream.onStreamStart } : {}),
+        ...(stream?.format === 'ndjson' ? { expectedStream: stream.format } : {}),
       }),
     ).catch(async (error: unknown) => {
       // Once the client's stream has started, a failure ends it in the vendor's terms.

@@ -9,7 +9,7 @@ import type { InspectionDetectors } from '../pipeline/detectors.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
 import { inspectionChecks, type InspectionOutcomes } from '../pipeline/proof-of-inspection.js';
-import type { StreamHead, UpstreamRequest } from '../upstream/index.js';
+import type { StreamFormat, StreamHead, UpstreamRequest } from '../upstream/index.js';
 import { asksForStream, codecForUrl, formatOf } from './codecs.js';
 import { bufferingReason, holdbackChars, tailNeed, WINDOW_CONTEXT_CHARS } from './holdback-size.js';
 import { createRulePrefixCache, type RulePrefixCompiler } from './rule-prefixes-compiler.js';
@@ -33,6 +33,8 @@ export interface StreamCall {
 
 /** One call's incremental stream, once planned. */
 export interface PlannedStream {
+  /** The format the stream's codec reads (the upstream call expects it). */
+  readonly format: StreamFormat;
   onStreamStart: NonNullable<UpstreamRequest['onStreamStart']>;
   /** Wraps the proxy's abort hook: a refused stream also stops the upstream call. */
   abortWith(inner: NonNullable<UpstreamRequest['abortWith']>): NonNullable<UpstreamRequest['abortWith']>;
@@ -107,6 +109,7 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     };
 
     return {
+      format: formatOf(codec),
       onStreamStart(head: StreamHead) {
         if (head.format !== formatOf(codec)) return undefined;
         reply.hijack();

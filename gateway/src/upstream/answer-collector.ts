@@ -8,7 +8,7 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { forwardableResponseHeaders, headerValue, type HeaderMap } from './headers.js';
 import { assembleJsonChunks, createStreamAssembler, jsonChunksToolArguments, type StreamAssembler } from './stream-assembler.js';
-import { streamFormatOf } from './stream-parser.js';
+import { streamFormatOf, type StreamFormat } from './stream-parser.js';
 import type { UpstreamRequest, UpstreamResponse } from './types.js';
 
 export type Exchange = Omit<UpstreamResponse, 'durationMs' | 'attempts'>;
@@ -51,6 +51,7 @@ export interface CollectorOptions {
   maxResponseBytes: number;
   streamEndGraceMs: number;
   onStreamStart?: UpstreamRequest['onStreamStart'];
+  expectedStream?: UpstreamRequest['expectedStream'];
 }
 
 type Controller = Parameters<NonNullable<Dispatcher.DispatchHandler['onRequestStart']>>[0];
@@ -98,12 +99,19 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
     this.contentType = headerValue(headers, 'content-type') ?? '';
     this.encoding = (headerValue(headers, 'content-encoding') ?? '').trim().toLowerCase();
     const plain = this.encoding === '' || this.encoding === 'identity';
-    const format = plain ? streamFormatOf(this.contentType) : undefined;
+    const format = plain ? this.streamFormat() : undefined;
     if (format) this.assembler = createStreamAssembler(format);
     if (format && statusCode < 300 && this.options.onStreamStart) {
       this.tap = this.options.onStreamStart({ status: statusCode, headers: forwardableResponseHeaders(headers, { decoded: false }), contentType: this.contentType, format });
     }
   }
+  /** The answer's stream format by its content type; a 2xx plain JSON answer in the format asked for. */
+  private streamFormat(): StreamFormat | undefined {
+    const labelled = streamFormatOf(this.contentType);
+    if (labelled || this.options.expectedStream === undefined || this.status < 200 || this.status >= 300) return labelled;
+    return /^application\/json\s*(;|$)/i.test(this.contentType) ? this.options.expectedStream : undefined;
+  }
+
 
   onResponseData(controller: Controller, chunk: Buffer): void {
     this.size += chunk.length;
@@ -164,7 +172,7 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
     const readable = this.encoding === '' || this.encoding === 'identity' || decoded !== undefined;
     let assembler = this.assembler;
     if (decoded !== undefined) {
-      const format = streamFormatOf(this.contentType);
+      const format = this.streamFormat();
       if (format) {
         assembler = createStreamAssembler(format);
         assembler.push(decoded);

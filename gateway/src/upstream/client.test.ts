@@ -203,6 +203,41 @@ t.test('vendor_g NDJSON streams', async (t) => {
   }
 });
 
+t.test('a stream asked for in NDJSON but labelled application/json (gRPC-gateway servers) is read as NDJSON', async (t) => {
+  const { client } = await startHarness(t);
+  const line = (text: string, status: string) => `${JSON.stringify({ result: { alternatives: [{ message: { role: 'assistant', text }, status }] } })}\n`;
+  const server = await startRawServer(t, (req, res) => {
+    res.writeHead(req.headers['x-status'] === '400' ? 400 : 200, { 'content-type': 'application/json' });
+    res.write(line('Hello', 'ALTERNATIVE_STATUS_PARTIAL'));
+    res.end(line('Hello world', 'ALTERNATIVE_STATUS_FINAL'));
+  });
+  const send = (expectedStream: 'ndjson' | undefined, headers: Record<string, string> = {}) => {
+    const heads: string[] = [];
+    return client
+      .send({
+        url: `${server.url}/foundationModels/v1/completion`,
+        headers,
+        body: JSON.stringify({ completionOptions: { stream: true }, messages: [{ role: 'user', text: 'hi' }] }),
+        timeoutMs: 5000,
+        auth: undefined,
+        onStreamStart: (head) => {
+          heads.push(head.format);
+          return () => {};
+        },
+        ...(expectedStream ? { expectedStream } : {}),
+      })
+      .then((res) => ({ res, heads }));
+  };
+  const asked = await send('ndjson');
+  t.same(asked.heads, ['ndjson'], 'the stream tap starts, in NDJSON');
+  t.equal(asked.res.streamFormat, 'ndjson');
+  t.equal(asked.res.assembled, 'Hello world', "the cumulative lines' last text");
+  const unasked = await send(undefined);
+  t.same(unasked.heads, [], 'without the expectation, plain JSON is no stream');
+  const failed = await send('ndjson', { 'x-status': '400' });
+  t.same(failed.heads, [], 'an error answer is never read as the stream');
+});
+
 t.test('a stream without an end marker is read to its end; one that stays open after the marker is cut', async (t) => {
   const { client } = await startHarness(t);
   const frame = (text: string): string => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: text } }] })}\n\n`;

@@ -67,7 +67,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   function exchange(url: URL, request: UpstreamRequest, headers: HeaderMap, deadline: Deadline): Promise<Exchange> {
     const method = (request.method ?? 'POST').toUpperCase();
     const body = request.body === undefined || request.body.length === 0 ? null : request.body;
-    const collector = new AnswerCollector({ method, maxResponseBytes, streamEndGraceMs, onStreamStart: request.onStreamStart });
+    const collector = new AnswerCollector({ method, maxResponseBytes, streamEndGraceMs, onStreamStart: request.onStreamStart, expectedStream: request.expectedStream });
     deadline.onAbort((reason) => collector.abort(reason));
     agent.dispatch(
       {

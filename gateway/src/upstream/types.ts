@@ -60,6 +60,12 @@ export interface UpstreamRequest {
    * body chunk as it arrives (the body is still collected for usage accounting). undefined = no tap.
    */
   onStreamStart?: (head: StreamHead) => ((chunk: Buffer) => void) | undefined;
+  /**
+   * The request asked for an NDJSON stream: a 2xx answer labelled plain `application/json` is read
+   * as one, since gRPC-gateway servers (vendor_j's) label their NDJSON streams so. Never SSE: a
+   * JSON-labelled answer to an SSE request is JSON (Gemini's array of chunks).
+   */
+  expectedStream?: 'ndjson';
 }
 
 /** The head of an upstream stream, as the stream tap sees it. */
