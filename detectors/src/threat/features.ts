@@ -92,8 +92,20 @@ export interface ThreatFeatureExtractor {
   signals(window: ThreatWindow): ThreatSignalFamily[];
   /** The sparse vector of one window; `signals`, when given, are that window's from signals(). */
   vector(window: ThreatWindow, signals?: readonly ThreatSignalFamily[]): ThreatWindowVector;
+  /**
+   * The vectors of `windows` as the model takes them: [windows × width] indices and values, each window
+   * padded with index 0 and value 0 to the longest (at least 1); what packThreatWindows (detector.ts)
+   * makes of their vector()s, without an array pair per window. `signals[i]` are window i's.
+   */
+  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
+}
+
+export interface ThreatPackedVectors {
+  indices: Int32Array;
+  values: Float32Array;
+  width: number;
 }
 
 export interface ThreatFeatureExtractorOptions {
@@ -131,9 +143,13 @@ export function createThreatFeatureExtractor(
   // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
   // (W + 2) character n-grams per length and fewer than 2W word n-grams, which bounds `touched`.
   const maxGramsPerWindow = (config.windowChars + 2) * (config.charNgramMax - config.charNgramMin + 1) + 2 * config.windowChars + 64;
-  // 16-bit counts when no bucket can reach 65,536 in one window: half the memory the hot loop scatters into.
-  const counts = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
+  // Per bucket, 1 + its place in `touched` while its group is counted (0: not touched); the counts sit
+  // beside `touched`, in the order the buckets were first seen, so the group's flush reads them in
+  // sequence instead of one random read of a 2^18 table per bucket. 16-bit places when a window cannot
+  // touch 65,535 buckets: half the memory the hot loop scatters into.
+  const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
   const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
+  const touchedCounts = new Int32Array(touched.length);
   const touchedLog = new Float64Array(touched.length);
   let touchedCount = 0;
   const seedChar = threatFmix32(config.hashSeed ^ 0x01);
@@ -178,7 +194,7 @@ export function createThreatFeatureExtractor(
   const flush = (weight: number): void => {
     let norm = 0;
     for (let i = 0; i < touchedCount; i++) {
-      const count = counts[touched[i]!]!;
+      const count = touchedCounts[i]!;
       const v = count < LOG1P.length ? LOG1P[count]! : Math.log1p(count);
       touchedLog[i] = v;
       norm += v * v;
@@ -192,7 +208,7 @@ export function createThreatFeatureExtractor(
       const bucket = touched[i]!;
       indices[base + i] = bucket;
       values[base + i] = touchedLog[i]! * scale;
-      counts[bucket] = 0;
+      slots[bucket] = 0;
     }
     outCount = base + touchedCount;
     touchedCount = 0;
@@ -255,16 +271,23 @@ export function createThreatFeatureExtractor(
     let tc = touchedCount;
     for (let j = 0; j < m; j++) {
       const bucket = buckets[j]!;
-      const count = counts[bucket]!;
-      counts[bucket] = count + 1;
-      if (count === 0) touched[tc++] = bucket;
+      const slot = slots[bucket]!;
+      if (slot === 0) {
+        touched[tc] = bucket;
+        touchedCounts[tc] = 1;
+        slots[bucket] = ++tc;
+      } else touchedCounts[slot - 1]!++;
     }
     touchedCount = tc;
   };
 
   const countBucket = (bucket: number): void => {
-    if (counts[bucket] === 0) touched[touchedCount++] = bucket;
-    counts[bucket]!++;
+    const slot = slots[bucket]!;
+    if (slot === 0) {
+      touched[touchedCount] = bucket;
+      touchedCounts[touchedCount] = 1;
+      slots[bucket] = ++touchedCount;
+    } else touchedCounts[slot - 1]!++;
   };
 
   // Word n-grams of the loaded window (its text is `text`: code unit j is codes[j + 1]); the concept
@@ -314,7 +337,7 @@ export function createThreatFeatureExtractor(
       first = false;
       // The word is cut out only when the lexicon has a word or prefix that starts like it.
       if (lexicon.mayStart(codes[start + 1]!, i - start > 1 ? codes[start + 2]! : 0xffff)) {
-        const concept = lexicon.lookup(text.slice(start, i));
+        const concept = lexicon.lookupCodes(codes, start + 1, i + 1);
         if (concept >= 0) conceptSeq.push(concept, position);
       }
       position++;
@@ -348,7 +371,8 @@ export function createThreatFeatureExtractor(
 
   const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals);
 
-  const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
+  // The window's vector into outIndices/outValues[0, outCount); returns its signals.
+  const fillVector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): readonly ThreatSignalFamily[] => {
     outCount = 0;
     loadCodes(window.text);
     charGrams(window.text.length);
@@ -368,7 +392,45 @@ export function createThreatFeatureExtractor(
       for (const name of found) pushOut(signalBucket(name), config.signalWeight);
       for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
     }
-    return { indices: outIndices.slice(0, outCount), values: outValues.slice(0, outCount), signals: found };
+    return found;
+  };
+
+  const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
+    const found = fillVector(window, known);
+    return { indices: outIndices.slice(0, outCount), values: outValues.slice(0, outCount), signals: found as ThreatSignalFamily[] };
+  };
+
+  // One run's vectors side by side before they are padded (grows to the longest run seen).
+  let runIndices = new Int32Array(0);
+  let runValues = new Float32Array(0);
+  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors => {
+    const ends = new Int32Array(windows.length);
+    let used = 0;
+    let width = 1;
+    for (let i = 0; i < windows.length; i++) {
+      fillVector(windows[i]!, signals[i]);
+      if (used + outCount > runIndices.length) {
+        const length = Math.max(2 * runIndices.length, used + outCount);
+        const grownIndices = new Int32Array(length);
+        grownIndices.set(runIndices.subarray(0, used));
+        const grownValues = new Float32Array(length);
+        grownValues.set(runValues.subarray(0, used));
+        runIndices = grownIndices;
+        runValues = grownValues;
+      }
+      runIndices.set(outIndices.subarray(0, outCount), used);
+      runValues.set(outValues.subarray(0, outCount), used);
+      used += outCount;
+      ends[i] = used;
+      if (outCount > width) width = outCount;
+    }
+    const indices = new Int32Array(windows.length * width);
+    const values = new Float32Array(windows.length * width);
+    for (let i = 0, start = 0; i < windows.length; start = ends[i]!, i++) {
+      indices.set(runIndices.subarray(start, ends[i]!), i * width);
+      values.set(runValues.subarray(start, ends[i]!), i * width);
+    }
+    return { indices, values, width };
   };
 
   const extract = (prompt: string): ThreatPromptFeatures => {
@@ -405,6 +467,7 @@ export function createThreatFeatureExtractor(
     windows,
     signals: signalsOf,
     vector,
+    packedVectors,
     extract,
   };
 }
