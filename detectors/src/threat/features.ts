@@ -1,7 +1,7 @@
 // The feature extractor: a prompt → its scored windows → one sparse hashed vector per window. The
 // learned head (the ONNX model) gathers one weight row per non-zero index, so the vector never exists
 // in dense form. The configuration is stored in the model's metadata: training and serving must agree.
-import { threatTextViews, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
+import { createThreatViewBuilder, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
 import { threatFmix32, threatHashPair, threatHashString, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
 import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
@@ -138,6 +138,7 @@ export function createThreatFeatureExtractor(
   const signals = options.signals ?? THREAT_SIGNALS;
   const base64 = options.base64 ?? THREAT_BASE64_DEFAULTS;
   const lexicon = createThreatConceptLexicon(options.concepts ?? THREAT_CONCEPTS);
+  const viewBuilder = createThreatViewBuilder(base64);
   const charTable = THREAT_CHAR_TABLE;
   const conceptSeq: number[] = [];
   // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
@@ -444,7 +445,7 @@ export function createThreatFeatureExtractor(
   };
 
   const windows = (prompt: string): ThreatWindow[] => {
-    const views = threatTextViews(prompt, base64);
+    const views = viewBuilder.views(prompt);
     const obfuscation: string[] = [];
     if (views.obfuscation.leet > 0) obfuscation.push('obf.leet');
     if (views.obfuscation.spaced > 0) obfuscation.push('obf.spaced');
