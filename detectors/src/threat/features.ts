@@ -5,7 +5,7 @@ import { createThreatViewBuilder, type ThreatBase64Options, THREAT_BASE64_DEFAUL
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
 import { threatFmix32, threatHashPair, threatHashString, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
 import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
-import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
+import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalAnchors, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
 import { threatWindowStarts } from './windows.js';
 
 export interface ThreatFeatureConfig {
@@ -370,7 +370,11 @@ export function createThreatFeatureExtractor(
     return bucket;
   };
 
-  const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals);
+  // The signals each window of windows() may match (threatSignalAnchors), found once per view; a
+  // window made elsewhere is searched with every pattern.
+  const anchors = threatSignalAnchors(signals);
+  const windowMasks = new WeakMap<ThreatWindow, number>();
+  const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals, windowMasks.get(window) ?? -1);
 
   // The window's vector into outIndices/outValues[0, outCount); returns its signals.
   const fillVector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): readonly ThreatSignalFamily[] => {
@@ -450,13 +454,15 @@ export function createThreatFeatureExtractor(
     if (views.obfuscation.leet > 0) obfuscation.push('obf.leet');
     if (views.obfuscation.spaced > 0) obfuscation.push('obf.spaced');
     if (views.obfuscation.base64 > 0) obfuscation.push('obf.base64');
-    const cut = (text: string, view: ThreatViewKind, promptSignals: string[]): ThreatWindow[] =>
-      threatWindowStarts(text.length, config.windowChars, config.windowStride).map((offset) => ({
-        view,
-        text: text.slice(offset, offset + config.windowChars),
-        promptSignals,
-        offset,
-      }));
+    const cut = (text: string, view: ThreatViewKind, promptSignals: string[]): ThreatWindow[] => {
+      const starts = threatWindowStarts(text.length, config.windowChars, config.windowStride);
+      const masks = anchors.windowMasks(text, starts, config.windowChars);
+      return starts.map((offset, k) => {
+        const window: ThreatWindow = { view, text: text.slice(offset, offset + config.windowChars), promptSignals, offset };
+        windowMasks.set(window, masks[k]!);
+        return window;
+      });
+    };
     const out = cut(views.base, 'base', obfuscation);
     if (views.deobfuscated !== undefined) out.push(...cut(views.deobfuscated, 'deobfuscated', [...obfuscation, 'view.deobfuscated']));
     for (const decoded of views.decoded) out.push(...cut(decoded, 'base64', [...obfuscation, 'view.base64']));
