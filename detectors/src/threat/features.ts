@@ -108,6 +108,14 @@ export interface ThreatPackedVectors {
   width: number;
 }
 
+/** A vector already computed for a window with the same text and offset: its entries before the signal ones, and its signals. */
+interface ThreatTwinVector {
+  indices: Int32Array;
+  values: Float32Array;
+  body: number;
+  found: readonly ThreatSignalFamily[];
+}
+
 export interface ThreatFeatureExtractorOptions {
   signals?: readonly ThreatSignal[];
   concepts?: readonly ThreatConcept[];
@@ -374,31 +382,48 @@ export function createThreatFeatureExtractor(
   // window made elsewhere is searched with every pattern.
   const anchors = threatSignalAnchors(signals);
   const windowMasks = new WeakMap<ThreatWindow, number>();
+  // A de-obfuscated window → the base window with the same text and offset, and the base windows that have one.
+  const twins = new WeakMap<ThreatWindow, ThreatWindow>();
+  const hasTwins = new WeakSet<ThreatWindow>();
   const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals, windowMasks.get(window) ?? -1);
 
-  // The window's vector into outIndices/outValues[0, outCount); returns its signals.
-  const fillVector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): readonly ThreatSignalFamily[] => {
+  // The window's vector into outIndices/outValues[0, outCount); returns its signals. With `twin` (the
+  // vector of a window with the same text and offset, and that window's signals) only the signal
+  // entries are computed: every other group depends on the text and offset alone.
+  const fillVector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[], twin?: ThreatTwinVector): readonly ThreatSignalFamily[] => {
     outCount = 0;
-    loadCodes(window.text);
-    charGrams(window.text.length);
-    flush(config.charWeight);
-    wordGrams(window.text, window.offset ?? 0);
-    flush(config.wordWeight);
-    if (config.positionWeight > 0) {
-      for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
-      flush(config.positionWeight);
+    let found: readonly ThreatSignalFamily[];
+    if (twin !== undefined) {
+      reserveOut(twin.body);
+      outIndices.set(twin.indices.subarray(0, twin.body));
+      outValues.set(twin.values.subarray(0, twin.body));
+      outCount = twin.body;
+      found = twin.found;
+    } else {
+      loadCodes(window.text);
+      charGrams(window.text.length);
+      flush(config.charWeight);
+      wordGrams(window.text, window.offset ?? 0);
+      flush(config.wordWeight);
+      if (config.positionWeight > 0) {
+        for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
+        flush(config.positionWeight);
+      }
+      if (config.conceptWeight > 0) {
+        conceptGrams();
+        flush(config.conceptWeight);
+      }
+      found = known ?? signalsOf(window);
     }
-    if (config.conceptWeight > 0) {
-      conceptGrams();
-      flush(config.conceptWeight);
-    }
-    const found = known ?? signalsOf(window);
     if (config.signalWeight > 0) {
       for (const name of found) pushOut(signalBucket(name), config.signalWeight);
       for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
     }
     return found;
   };
+  /** The part of the vector just filled that a twin window shares (all but the signal entries). */
+  const bodyCount = (window: ThreatWindow, found: readonly ThreatSignalFamily[]): number =>
+    config.signalWeight > 0 ? outCount - found.length - window.promptSignals.length : outCount;
 
   const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
     const found = fillVector(window, known);
@@ -412,8 +437,17 @@ export function createThreatFeatureExtractor(
     const ends = new Int32Array(windows.length);
     let used = 0;
     let width = 1;
+    // Where each window's vector starts in the run, for its twin later in the run.
+    const placed = new Map<ThreatWindow, { start: number; body: number; found: readonly ThreatSignalFamily[] }>();
     for (let i = 0; i < windows.length; i++) {
-      fillVector(windows[i]!, signals[i]);
+      const twinOf = twins.get(windows[i]!);
+      const twin = twinOf === undefined ? undefined : placed.get(twinOf);
+      const found = fillVector(
+        windows[i]!,
+        signals[i],
+        twin && { indices: runIndices.subarray(twin.start), values: runValues.subarray(twin.start), body: twin.body, found: twin.found },
+      );
+      if (hasTwins.has(windows[i]!)) placed.set(windows[i]!, { start: used, body: bodyCount(windows[i]!, found), found });
       if (used + outCount > runIndices.length) {
         const length = Math.max(2 * runIndices.length, used + outCount);
         const grownIndices = new Int32Array(length);
@@ -438,12 +472,33 @@ export function createThreatFeatureExtractor(
     return { indices, values, width };
   };
 
+  // The vectors extract() returns are carved from slabs of up to 1 MiB, not two arrays each: a typed
+  // array of its own is a malloc, an external-memory record and GC bookkeeping, and on a long prompt's
+  // thousands of windows those (and the collections they set off) cost as much as the features.
+  const SLAB_MAX_BYTES = 1 << 20;
   const extract = (prompt: string): ThreatPromptFeatures => {
     const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
-    const vectors = windows(prompt).map((w) => {
-      const v = vector(w);
-      for (const family of v.signals) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
-      return { indices: v.indices, values: v.values };
+    const all = windows(prompt);
+    let slab = new ArrayBuffer(0);
+    let used = 0;
+    const done = new Map<ThreatWindow, ThreatTwinVector>();
+    const vectors = all.map((w, k): ThreatSparseVector => {
+      const twinOf = twins.get(w);
+      const found = fillVector(w, undefined, twinOf === undefined ? undefined : done.get(twinOf));
+      const bytes = 8 * outCount;
+      if (used + bytes > slab.byteLength) {
+        // Room for the windows left at this one's size, so a short prompt takes one small slab.
+        slab = new ArrayBuffer(Math.max(bytes, Math.min(SLAB_MAX_BYTES, bytes * (all.length - k))));
+        used = 0;
+      }
+      const indices = new Int32Array(slab, used, outCount);
+      const values = new Float32Array(slab, used + 4 * outCount, outCount);
+      used += bytes;
+      indices.set(outIndices.subarray(0, outCount));
+      values.set(outValues.subarray(0, outCount));
+      if (hasTwins.has(w)) done.set(w, { indices, values, body: bodyCount(w, found), found });
+      for (const family of found) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
+      return { indices, values };
     });
     return { windows: vectors, rules };
   };
@@ -464,7 +519,20 @@ export function createThreatFeatureExtractor(
       });
     };
     const out = cut(views.base, 'base', obfuscation);
-    if (views.deobfuscated !== undefined) out.push(...cut(views.deobfuscated, 'deobfuscated', [...obfuscation, 'view.deobfuscated']));
+    if (views.deobfuscated !== undefined) {
+      const deobfuscated = cut(views.deobfuscated, 'deobfuscated', [...obfuscation, 'view.deobfuscated']);
+      // Leetspeak maps code units one for one, so the two views often have the same length and most
+      // windows the same text at the same offset (a text with one e-mail address in it): such a window
+      // reuses its twin's vector (fillVector).
+      if (views.deobfuscated.length === views.base.length) {
+        for (let k = 0; k < deobfuscated.length; k++) {
+          if (deobfuscated[k]!.text !== out[k]!.text) continue;
+          twins.set(deobfuscated[k]!, out[k]!);
+          hasTwins.add(out[k]!);
+        }
+      }
+      out.push(...deobfuscated);
+    }
     for (const decoded of views.decoded) out.push(...cut(decoded, 'base64', [...obfuscation, 'view.base64']));
     return out;
   };

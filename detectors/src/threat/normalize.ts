@@ -113,9 +113,49 @@ export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number):
   return changed;
 }
 
+/**
+ * A character outside the set that NFKC leaves alone in any text made only of them: code points of
+ * the Latin, Cyrillic and punctuation blocks that are their own NFKC and are no combining mark (none
+ * of them composes with the character before it). Built once from normalize() itself.
+ */
+const NFKC_MAY_CHANGE = ((): RegExp => {
+  const ranges: Array<[number, number]> = [
+    [0x00, 0x24f],
+    [0x400, 0x52f],
+    [0x2000, 0x206f],
+    [0x20a0, 0x20bf],
+  ];
+  const stable: number[] = [];
+  for (const [from, to] of ranges) {
+    for (let c = from; c <= to; c++) {
+      const ch = String.fromCharCode(c);
+      if (ch.normalize('NFKC') === ch && !/\p{M}/u.test(ch)) stable.push(c);
+    }
+  }
+  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  let set = '';
+  for (let i = 0; i < stable.length; ) {
+    let j = i;
+    while (j + 1 < stable.length && stable[j + 1] === stable[j]! + 1) j++;
+    set += i === j ? hex(stable[i]!) : `${hex(stable[i]!)}-${hex(stable[j]!)}`;
+    i = j + 1;
+  }
+  return new RegExp(`[^${set}]`);
+})();
+
+/** Whether NFKC may change `text`: false only for text made of characters NFKC leaves alone wherever they stand. */
+export function threatNfkcMayChange(text: string): boolean {
+  return NFKC_MAY_CHANGE.test(text);
+}
+
+/** text.normalize('NFKC'), without ICU's pass (and its copy of the text) when no character can change. */
+function threatNfkc(text: string): string {
+  return NFKC_MAY_CHANGE.test(text) ? text.normalize('NFKC') : text;
+}
+
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
 export function stripThreatInvisibles(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '');
+  return threatNfkc(text).replace(INVISIBLE, '');
 }
 
 /**
@@ -124,7 +164,7 @@ export function stripThreatInvisibles(text: string): string {
  * idempotent, but a removed character may have kept apart two that NFKC now composes.
  */
 export function stripThreatInvisiblesTwice(text: string): { once: string; twice: string } {
-  const normalized = text.normalize('NFKC');
+  const normalized = threatNfkc(text);
   const once = normalized.replace(INVISIBLE, '');
   return { once, twice: once.length === normalized.length ? once : stripThreatInvisibles(once) };
 }
