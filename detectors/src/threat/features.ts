@@ -472,10 +472,12 @@ export function createThreatFeatureExtractor(
     return { indices, values, width };
   };
 
-  // The vectors extract() returns are carved from slabs of up to 1 MiB, not two arrays each: a typed
-  // array of its own is a malloc, an external-memory record and GC bookkeeping, and on a long prompt's
-  // thousands of windows those (and the collections they set off) cost as much as the features.
-  const SLAB_MAX_BYTES = 1 << 20;
+  // Short vectors (a repetitive text's) are carved from shared 64 KiB slabs, not two arrays each: an
+  // array's own buffer is a malloc, an external-memory record and GC bookkeeping, which on thousands
+  // of small windows cost about a tenth of the features. Longer vectors (prose) take two arrays: there
+  // slabs measured slower.
+  const SLAB_BYTES = 1 << 16;
+  const SLAB_VECTOR_BYTES = 1 << 14;
   const extract = (prompt: string): ThreatPromptFeatures => {
     const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
     const all = windows(prompt);
@@ -486,16 +488,23 @@ export function createThreatFeatureExtractor(
       const twinOf = twins.get(w);
       const found = fillVector(w, undefined, twinOf === undefined ? undefined : done.get(twinOf));
       const bytes = 8 * outCount;
-      if (used + bytes > slab.byteLength) {
-        // Room for the windows left at this one's size, so a short prompt takes one small slab.
-        slab = new ArrayBuffer(Math.max(bytes, Math.min(SLAB_MAX_BYTES, bytes * (all.length - k))));
-        used = 0;
+      let indices: Int32Array;
+      let values: Float32Array;
+      if (bytes > SLAB_VECTOR_BYTES) {
+        indices = outIndices.slice(0, outCount);
+        values = outValues.slice(0, outCount);
+      } else {
+        if (used + bytes > slab.byteLength) {
+          // Room for the windows left at this one's size, so a short prompt takes one small slab.
+          slab = new ArrayBuffer(Math.min(SLAB_BYTES, bytes * (all.length - k)));
+          used = 0;
+        }
+        indices = new Int32Array(slab, used, outCount);
+        values = new Float32Array(slab, used + 4 * outCount, outCount);
+        used += bytes;
+        indices.set(outIndices.subarray(0, outCount));
+        values.set(outValues.subarray(0, outCount));
       }
-      const indices = new Int32Array(slab, used, outCount);
-      const values = new Float32Array(slab, used + 4 * outCount, outCount);
-      used += bytes;
-      indices.set(outIndices.subarray(0, outCount));
-      values.set(outValues.subarray(0, outCount));
       if (hasTwins.has(w)) done.set(w, { indices, values, body: bodyCount(w, found), found });
       for (const family of found) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
       return { indices, values };
