@@ -277,27 +277,17 @@ export function createThreatFeatureExtractor(
         if (k + 1 >= min) buckets[m++] = bucketOf(h ^ lengthSalts[k + 1]!);
       }
     }
-    let tc = touchedCount;
-    for (let j = 0; j < m; j++) {
-      const bucket = buckets[j]!;
-      const slot = slots[bucket]!;
-      if (slot === 0) {
-        touched[tc] = bucket;
-        touchedCounts[tc] = 1;
-        slots[bucket] = ++tc;
-      } else touchedCounts[slot - 1]!++;
-    }
-    touchedCount = tc;
+    for (let j = 0; j < m; j++) countBucket(buckets[j]!);
   };
 
-  const countBucket = (bucket: number): void => {
+  function countBucket(bucket: number): void {
     const slot = slots[bucket]!;
     if (slot === 0) {
       touched[touchedCount] = bucket;
       touchedCounts[touchedCount] = 1;
       slots[bucket] = ++touchedCount;
     } else touchedCounts[slot - 1]!++;
-  };
+  }
 
   // Word n-grams of the loaded window (its text is `text`: code unit j is codes[j + 1]); the concept
   // sequence (concept id, word position) is collected on the way.
