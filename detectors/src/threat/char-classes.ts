@@ -54,6 +54,60 @@ export function threatCharWidth(text: string, i: number, flags: number, astral: 
   return cp > 0xffff && astral.test(String.fromCodePoint(cp)) ? 2 : 0;
 }
 
+/** threatCharWidth of the character at `i` of the code units [0, length) of `codes`. */
+export function threatCodesCharWidth(codes: Uint16Array, length: number, i: number, flags: number, astral: RegExp): number {
+  const c = codes[i]!;
+  if (!isThreatSurrogate(c)) return (THREAT_CHAR_TABLE[c]! & flags) !== 0 ? 1 : 0;
+  if (c >= 0xdc00 || i + 1 >= length) return 0;
+  const low = codes[i + 1]!;
+  return low >= 0xdc00 && low <= 0xdfff && astral.test(String.fromCharCode(c, low)) ? 2 : 0;
+}
+
+/**
+ * toLowerCase of each BMP code unit, where it is one code unit and needs no context; 0 marks the
+ * others (U+0130 İ becomes two code units, U+03A3 Σ depends on the letters around it, surrogates are
+ * halves of astral characters): a text with one of those is lowered by toLowerCase itself.
+ */
+function buildLowerTable(): Uint16Array {
+  const table = new Uint16Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) {
+    if (isThreatSurrogate(c) || c === 0x3a3) continue;
+    const lower = String.fromCharCode(c).toLowerCase();
+    if (lower.length === 1) table[c] = lower.charCodeAt(0);
+  }
+  // U+0000 lowers to itself; 0 is kept as the mark only for the others.
+  table[0] = 0;
+  return table;
+}
+
+/** See buildLowerTable; read-only by convention. */
+export const THREAT_LOWER_TABLE: Readonly<Uint16Array> = buildLowerTable();
+
+/**
+ * toLowerCase of the code units [0, length) of `codes`, in place; false (and `codes` unchanged past
+ * the first special one) when a character needs toLowerCase itself (see buildLowerTable).
+ */
+export function lowerThreatCodes(codes: Uint16Array, length: number): boolean {
+  const table = THREAT_LOWER_TABLE;
+  for (let i = 0; i < length; i++) {
+    const c = codes[i]!;
+    const lower = table[c]!;
+    if (lower === 0 && c !== 0) return false;
+    codes[i] = lower;
+  }
+  return true;
+}
+
+/** `codes` when it holds `length` code units, else a new array of at least that many (for scratch buffers that grow). */
+export function threatCodesRoom(codes: Uint16Array, length: number): Uint16Array {
+  return codes.length >= length ? codes : new Uint16Array(Math.max(length, 2 * codes.length));
+}
+
+/** The code units of `text` written into the start of `codes` (which must hold them). */
+export function threatWriteCodes(text: string, codes: Uint16Array): void {
+  Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).write(text, 'utf16le');
+}
+
 /**
  * The string of the first `length` UTF-16 code units of `codes`, lone surrogates kept (a TextDecoder
  * would replace them). The scans that rewrite a text (whitespace collapse, spaced letters, leetspeak,
@@ -64,7 +118,7 @@ export function threatCharWidth(text: string, i: number, flags: number, astral: 
  * signal regexes scan two-byte strings for their Cyrillic patterns too. Typed arrays are
  * little-endian on every platform Node runs on, as 'utf16le' reads them.
  */
-export function threatStringOfCodes(codes: Uint16Array, length: number): string {
+export function threatStringOfCodes(codes: Uint16Array, length: number, narrow?: Buffer): string {
   let wide = false;
   for (let i = 0; i < length; i++) {
     if (codes[i]! > 0xff) {
@@ -73,7 +127,11 @@ export function threatStringOfCodes(codes: Uint16Array, length: number): string 
     }
   }
   if (wide) return Buffer.from(codes.buffer, codes.byteOffset, length * 2).toString('utf16le');
-  return Buffer.from(codes.subarray(0, length)).toString('latin1');
+  // One-byte text through `narrow` when the caller lends one that is large enough (a scratch buffer:
+  // a fresh megabyte costs more in page faults than the copy).
+  if (narrow === undefined || narrow.length < length) return Buffer.from(codes.subarray(0, length)).toString('latin1');
+  for (let i = 0; i < length; i++) narrow[i] = codes[i]!;
+  return narrow.toString('latin1', 0, length);
 }
 
 /** The UTF-16 code units of `text` in a new array, copied by Buffer.write (a charCodeAt each costs several times as much). */

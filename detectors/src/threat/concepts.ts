@@ -93,6 +93,8 @@ export const THREAT_CONCEPTS: readonly ThreatConcept[] = [
 export interface ThreatConceptLexicon {
   /** The concept index of a lower-case word, or -1. */
   lookup(word: string): number;
+  /** lookup() of the word in code units [start, end) of `codes`, without cutting it out as a string. */
+  lookupCodes(codes: Uint16Array, start: number, end: number): number;
   /** False when no word or prefix of the lexicon starts with these two code units (0xffff: a one-unit word). */
   mayStart(first: number, second: number): boolean;
   readonly names: readonly string[];
@@ -125,8 +127,32 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   // The first code units of those starts: most words are ruled out by one array read.
   const firstUnits = new Uint8Array(0x10000);
   for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
+  // The same lexicon by start key as code units, for lookupCodes: the exact words (one per word, as
+  // the map holds them) and the prefixes, longest first.
+  const units = (word: string): Uint16Array => Uint16Array.from(word, (_, i) => word.charCodeAt(i));
+  const codeLists = new Map<number, { exact: Array<{ word: Uint16Array; concept: number }>; prefixes: Array<{ prefix: Uint16Array; concept: number }> }>();
+  const codeListOf = (key: number) => {
+    let list = codeLists.get(key);
+    if (!list) codeLists.set(key, (list = { exact: [], prefixes: [] }));
+    return list;
+  };
+  for (const [word, concept] of exact) codeListOf(startKey(word)).exact.push({ word: units(word), concept });
+  for (const [key, list] of byStart) codeListOf(key).prefixes.push(...list.map(({ prefix, concept }) => ({ prefix: units(prefix), concept })));
+  const startsWithAt = (codes: Uint16Array, start: number, end: number, prefix: Uint16Array): boolean => {
+    if (end - start < prefix.length) return false;
+    for (let k = 0; k < prefix.length; k++) if (codes[start + k] !== prefix[k]) return false;
+    return true;
+  };
   return {
     names: concepts.map((c) => c.name),
+    lookupCodes: (codes, start, end) => {
+      const list = codeLists.get(codes[start]! * 0x10000 + (end - start > 1 ? codes[start + 1]! : 0xffff));
+      if (!list) return -1;
+      for (const { word, concept } of list.exact) if (word.length === end - start && startsWithAt(codes, start, end, word)) return concept;
+      if (end - start < 3) return -1;
+      for (const { prefix, concept } of list.prefixes) if (startsWithAt(codes, start, end, prefix)) return concept;
+      return -1;
+    },
     mayStart: (first, second) => firstUnits[first] === 1 && starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);

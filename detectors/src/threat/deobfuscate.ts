@@ -2,8 +2,25 @@
 // spaced-out letters ("i g n o r e") and instructions wrapped in base64. Each produces an extra view of
 // the prompt that is scored like plain text; the prompt's score is the maximum over its views.
 import { isUtf8 } from 'node:buffer';
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
-import { collapseThreatWhitespace, lowerThreatText, stripThreatInvisibles } from './normalize.js';
+import {
+  isThreatSurrogate,
+  lowerThreatCodes,
+  THREAT_CHAR,
+  THREAT_CHAR_TABLE,
+  threatCodesCharWidth,
+  threatCodesOf,
+  threatCodesRoom,
+  threatStringOfCodes,
+  threatWriteCodes,
+} from './char-classes.js';
+import {
+  collapseThreatWhitespace,
+  collapseThreatWhitespaceCodes,
+  lowerThreatText,
+  mayHaveThreatHomoglyphs,
+  resolveThreatHomoglyphCodes,
+  stripThreatInvisiblesTwice,
+} from './normalize.js';
 
 const LEET: Readonly<Record<string, string>> = {
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '€': 'e',
@@ -33,7 +50,7 @@ const field = (counts: number, shift: number): number => (counts >>> shift) & 63
  * The counts of the token text[start, end), read by code point (as [...token] splits it) without
  * splitting it; `codes` holds the text's code units.
  */
-function leetCounts(text: string, codes: Uint16Array, start: number, end: number): number {
+function leetCounts(codes: Uint16Array, length: number, start: number, end: number): number {
   let letters = 0;
   let flanked = 0;
   let touching = 0;
@@ -44,8 +61,8 @@ function leetCounts(text: string, codes: Uint16Array, start: number, end: number
   let pendingAfterLetter = false;
   for (let i = start; i < end; points++) {
     const c = codes[i]!;
-    const width = isThreatSurrogate(c) ? Math.max(1, threatCharWidth(text, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR)) : 1;
-    const letter = width === 1 ? (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.letter) !== 0 : LETTER.test(text.slice(i, i + 2));
+    const width = isThreatSurrogate(c) ? Math.max(1, threatCodesCharWidth(codes, length, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR)) : 1;
+    const letter = width === 1 ? (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.letter) !== 0 : LETTER.test(String.fromCharCode(c, codes[i + 1]!));
     if (pending) {
       if (pendingAfterLetter && letter) flanked++;
       if (pendingAfterLetter || letter) touching++;
@@ -69,19 +86,19 @@ function leetCounts(text: string, codes: Uint16Array, start: number, end: number
  * with a digit in it cost more than the rest of the de-obfuscation); stops at the first visit that
  * returns true and returns whether one did.
  */
-function someLeetToken(text: string, codes: Uint16Array, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
+function someLeetToken(codes: Uint16Array, length: number, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
   let i = 0;
-  while (i < text.length) {
+  while (i < length) {
     const start = i;
     let leet = false;
-    while (i < text.length) {
+    while (i < length) {
       const c = codes[i]!;
       let width: number;
       if (isLeetCode(c)) {
         leet = true;
         width = 1;
       } else if (!isThreatSurrogate(c)) width = (THREAT_CHAR_TABLE[c]! & LEET_TOKEN_FLAGS) !== 0 ? 1 : 0;
-      else width = threatCharWidth(text, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR);
+      else width = threatCodesCharWidth(codes, length, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR);
       if (width === 0) break;
       i += width;
     }
@@ -101,30 +118,39 @@ function someLeetToken(text: string, codes: Uint16Array, min: number, max: numbe
  * "gpt-4", "mp3", "win10") are left as they are. Returns the text and how many tokens changed.
  */
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
+  if (!HAS_LEET.test(text)) return { text, count: 0 };
+  const codes = threatCodesOf(text);
+  const count = undoThreatLeetspeakCodes(codes, text.length);
+  return count === 0 ? { text, count } : { text: threatStringOfCodes(codes, text.length), count };
+}
+
+/** undoThreatLeetspeak of the code units [0, length) of `codes`, in place; returns the count. */
+export function undoThreatLeetspeakCodes(codes: Uint16Array, length: number): number {
   // Long tokens are identifiers, hashes or base64, not words written in leetspeak: the test takes
   // tokens of at most 16 code units, the mapping at most 16 code points, as the regexes they replaced
   // did. A leetspeak token has two letters and a leet character, a mapped one a letter and a leet
   // character, so shorter tokens are not counted.
-  if (!HAS_LEET.test(text)) return { text, count: 0 };
-  const codes = threatCodesOf(text);
+  let leet = false;
+  for (let i = 0; i < length && !leet; i++) leet = isLeetCode(codes[i]!);
+  if (!leet) return 0;
   const isLeetspeak = (start: number, end: number): boolean => {
-    const c = leetCounts(text, codes, start, end);
+    const c = leetCounts(codes, length, start, end);
     return field(c, LETTERS) >= 2 && (field(c, FLANKED) > 0 || field(c, TOUCHING) >= 2);
   };
-  if (!someLeetToken(text, codes, 3, MAX_LEET_WORD, isLeetspeak)) return { text, count: 0 };
-  // The mapped tokens are rewritten in the copy of the code units (leet characters map one code unit
-  // to one), not by a replace() callback per token (see threatStringOfCodes); a token is counted before
-  // it is rewritten, and the scan goes on after it.
+  if (!someLeetToken(codes, length, 3, MAX_LEET_WORD, isLeetspeak)) return 0;
+  // The mapped tokens are rewritten in the code units (leet characters map one code unit to one), not
+  // by a replace() callback per token (see threatStringOfCodes); a token is counted before it is
+  // rewritten, and the scan goes on after it.
   let count = 0;
   // More than 32 code units are more than 16 code points.
-  someLeetToken(text, codes, 2, MAX_COUNTED_UNITS, (start, end) => {
-    const c = leetCounts(text, codes, start, end);
+  someLeetToken(codes, length, 2, MAX_COUNTED_UNITS, (start, end) => {
+    const c = leetCounts(codes, length, start, end);
     if (field(c, POINTS) > MAX_LEET_WORD || field(c, LETTERS) === 0 || field(c, TOUCHING) === 0) return false;
     count++;
     for (let j = start; j < end; j++) codes[j] = leetLetter(codes[j]!) || codes[j]!;
     return false;
   });
-  return { text: threatStringOfCodes(codes, text.length), count };
+  return count;
 }
 
 // Three or more single letters separated by the same one-character separator ("i g n o r e",
@@ -143,20 +169,29 @@ const WORD_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
  * of collections (see threatStringOfCodes).
  */
 export function joinThreatSpacedLetters(text: string): { text: string; count: number } {
-  if (!mayHaveSpacedRun(text)) return { text, count: 0 };
-  const length = text.length;
+  const codes = threatCodesOf(text);
+  const joined = joinThreatSpacedLetterCodes(codes, text.length);
+  return joined.count === 0 ? { text, count: 0 } : { text: threatStringOfCodes(codes, joined.length), count: joined.count };
+}
+
+/**
+ * joinThreatSpacedLetters of the code units [0, length) of `codes`, in place (the runs are compacted
+ * towards the start); returns the new length and the count. Every read is at or after the write
+ * position less two, where the text is still the original: each run joined drops two or more separators.
+ */
+export function joinThreatSpacedLetterCodes(codes: Uint16Array, length: number): { length: number; count: number } {
+  if (!mayHaveSpacedRun(codes, length)) return { length, count: 0 };
   /** Code units of the letter at i, 0 when none is there. */
-  const letterAt = (i: number): number => (i < length ? threatCharWidth(text, i, THREAT_CHAR.letter, LETTER) : 0);
-  const wordCharAt = (i: number): boolean => i < length && threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) > 0;
+  const letterAt = (i: number): number => (i < length ? threatCodesCharWidth(codes, length, i, THREAT_CHAR.letter, LETTER) : 0);
+  const wordCharAt = (i: number): boolean => i < length && threatCodesCharWidth(codes, length, i, WORD_FLAGS, WORD_CHAR) > 0;
   /** The lookbehind: a letter or number ends at i (an astral one is a pair ending there). */
   const wordCharBefore = (i: number): boolean => {
     if (i === 0) return false;
-    const c = text.charCodeAt(i - 1);
+    const c = codes[i - 1]!;
     if (!isThreatSurrogate(c)) return (THREAT_CHAR_TABLE[c]! & WORD_FLAGS) !== 0;
-    return c >= 0xdc00 && i >= 2 && text.charCodeAt(i - 2) >= 0xd800 && text.charCodeAt(i - 2) < 0xdc00 && WORD_CHAR.test(text.slice(i - 2, i));
+    return c >= 0xdc00 && i >= 2 && codes[i - 2]! >= 0xd800 && codes[i - 2]! < 0xdc00 && WORD_CHAR.test(String.fromCharCode(codes[i - 2]!, c));
   };
-  let out: Uint16Array | undefined;
-  let written = 0;
+  let written = -1;
   let copied = 0;
   let count = 0;
   let p = 0;
@@ -166,8 +201,8 @@ export function joinThreatSpacedLetters(text: string): { text: string; count: nu
       p += first > 0 ? first : 1;
       continue;
     }
-    const separator = text.charCodeAt(p + first);
-    let width = isSpacedSeparator(separator) ? letterAt(p + first + 1) : 0;
+    const separator = codes[p + first]!;
+    let width = p + first < length && isSpacedSeparator(separator) ? letterAt(p + first + 1) : 0;
     if (width === 0) {
       p += first;
       continue;
@@ -177,7 +212,7 @@ export function joinThreatSpacedLetters(text: string): { text: string; count: nu
     let letters = 2;
     let end = p + first + 1 + width;
     let before = end;
-    while (end < length && text.charCodeAt(end) === separator && (width = letterAt(end + 1)) > 0) {
+    while (end < length && codes[end] === separator && (width = letterAt(end + 1)) > 0) {
       before = end;
       end += 1 + width;
       letters++;
@@ -191,23 +226,19 @@ export function joinThreatSpacedLetters(text: string): { text: string; count: nu
       continue;
     }
     count++;
-    // Compacted in one copy of the code units: what precedes the first run is already in place.
-    if (out === undefined) {
-      out = threatCodesOf(text);
-      written = p;
-    } else {
-      for (let j = copied; j < p; j++) out[written++] = out[j]!;
-    }
+    // What precedes the first run is already in place.
+    if (written < 0) written = p;
+    else for (let j = copied; j < p; j++) codes[written++] = codes[j]!;
     for (let j = p; j < end; j++) {
-      const c = out[j]!;
-      if (c !== separator) out[written++] = c;
+      const c = codes[j]!;
+      if (c !== separator) codes[written++] = c;
     }
     copied = end;
     p = end;
   }
-  if (out === undefined) return { text, count: 0 };
-  for (let j = copied; j < length; j++) out[written++] = out[j]!;
-  return { text: threatStringOfCodes(out, written), count };
+  if (written < 0) return { length, count: 0 };
+  for (let j = copied; j < length; j++) codes[written++] = codes[j]!;
+  return { length: written, count };
 }
 
 /**
@@ -215,18 +246,20 @@ export function joinThreatSpacedLetters(text: string): { text: string; count: nu
  * number, a letter after it and the same separator one or two code units later. It rules out ordinary
  * prose in one table scan; the lookbehind regex costs a Unicode test at every position.
  */
-function mayHaveSpacedRun(text: string): boolean {
+function mayHaveSpacedRun(codes: Uint16Array, length: number): boolean {
   const table = THREAT_CHAR_TABLE;
-  for (let j = 1; j + 2 < text.length; j++) {
-    const separator = text.charCodeAt(j);
+  // Past the end reads as NaN, as charCodeAt did: never equal to a separator.
+  const at = (i: number): number => (i < length ? codes[i]! : -1);
+  for (let j = 1; j + 2 < length; j++) {
+    const separator = codes[j]!;
     if (separator !== 0x20 && separator !== 0x2e && separator !== 0x5f && separator !== 0x2a && separator !== 0x2d) continue;
-    if (text.charCodeAt(j + 2) !== separator && text.charCodeAt(j + 3) !== separator) continue;
-    const before = text.charCodeAt(j - 1);
-    const after = text.charCodeAt(j + 1);
+    if (codes[j + 2] !== separator && at(j + 3) !== separator) continue;
+    const before = codes[j - 1]!;
+    const after = codes[j + 1]!;
     if (!isThreatSurrogate(after) && (table[after]! & THREAT_CHAR.letter) === 0) continue;
     if (isThreatSurrogate(before)) return true;
     if ((table[before]! & THREAT_CHAR.letter) === 0) continue;
-    if (j >= 2 && (table[text.charCodeAt(j - 2)]! & (THREAT_CHAR.letter | THREAT_CHAR.number)) !== 0) continue;
+    if (j >= 2 && (table[codes[j - 2]!]! & (THREAT_CHAR.letter | THREAT_CHAR.number)) !== 0) continue;
     return true;
   }
   return false;
@@ -328,17 +361,66 @@ export interface ThreatTextViews {
 
 /** The views of a prompt that are scored: the normalised text, its de-obfuscated form, decoded base64. */
 export function threatTextViews(prompt: string, base64Options: ThreatBase64Options = THREAT_BASE64_DEFAULTS): ThreatTextViews {
-  const stripped = stripThreatInvisibles(prompt);
-  const lowered = lowerThreatText(stripped);
-  const base = collapseThreatWhitespace(lowered);
-  const spaced = joinThreatSpacedLetters(lowered);
-  const leet = undoThreatLeetspeak(spaced.text);
-  const deobfuscated = leet.text === lowered ? base : collapseThreatWhitespace(leet.text);
-  const decoded = decodeThreatBase64Blocks(stripped, base64Options).map((text) => collapseThreatWhitespace(lowerThreatText(text)));
-  return {
-    base,
-    ...(deobfuscated !== base ? { deobfuscated } : {}),
-    decoded,
-    obfuscation: { leet: leet.count, spaced: spaced.count, base64: decoded.length },
+  return createThreatViewBuilder(base64Options).views(prompt);
+}
+
+export interface ThreatViewBuilder {
+  /** threatTextViews of `prompt`, with this builder's scratch buffers. */
+  views(prompt: string): ThreatTextViews;
+}
+
+/**
+ * threatTextViews with scratch buffers that live as long as the builder (the feature extractor holds
+ * one). The normalised and the de-obfuscated texts are made in two buffers of code units, each step
+ * rewriting them in place, and only the views themselves become strings: a string or a fresh buffer
+ * per step cost a long prompt more in page faults (about 4 ms per MB on a VM) than the steps did. The
+ * buffers grow to the longest prompt seen (2 bytes per code unit each, and 1 byte for one-byte text).
+ */
+export function createThreatViewBuilder(base64Options: ThreatBase64Options = THREAT_BASE64_DEFAULTS): ThreatViewBuilder {
+  let lowered: Uint16Array = new Uint16Array(0);
+  let collapsed: Uint16Array = new Uint16Array(0);
+  let narrow = Buffer.alloc(0);
+  const stringOf = (codes: Uint16Array, length: number): string => {
+    if (narrow.length < length) narrow = Buffer.alloc(Math.max(length, 2 * narrow.length));
+    return threatStringOfCodes(codes, length, narrow);
   };
+  const views = (prompt: string): ThreatTextViews => {
+    // What the string steps did: stripped = stripThreatInvisibles(prompt), lowered =
+    // lowerThreatText(stripped), base = collapse(lowered), deobfuscated = collapse(leet(spaced(lowered))).
+    const { once: stripped, twice } = stripThreatInvisiblesTwice(prompt);
+    let length = twice.length;
+    lowered = threatCodesRoom(lowered, length);
+    threatWriteCodes(twice, lowered);
+    if (!lowerThreatCodes(lowered, length)) {
+      const lower = twice.toLowerCase();
+      length = lower.length;
+      lowered = threatCodesRoom(lowered, length);
+      threatWriteCodes(lower, lowered);
+    }
+    if (mayHaveThreatHomoglyphs(lowered, length)) resolveThreatHomoglyphCodes(lowered, length);
+    collapsed = threatCodesRoom(collapsed, length);
+    collapsed.set(lowered.subarray(0, length));
+    const baseLength = collapseThreatWhitespaceCodes(collapsed, length);
+    const base = stringOf(collapsed, baseLength);
+    // The de-obfuscation rewrites the lowered text in place: it is not needed after this.
+    const spaced = joinThreatSpacedLetterCodes(lowered, length);
+    const leet = undoThreatLeetspeakCodes(lowered, spaced.length);
+    let deobfuscated: string | undefined;
+    // Each run joined drops its separators and each leet token changes a code unit: the text differs
+    // from the lowered one exactly when one was found.
+    if (spaced.count > 0 || leet > 0) {
+      const deobfuscatedLength = collapseThreatWhitespaceCodes(lowered, spaced.length);
+      let same = deobfuscatedLength === baseLength;
+      for (let i = 0; same && i < baseLength; i++) same = lowered[i] === collapsed[i];
+      if (!same) deobfuscated = stringOf(lowered, deobfuscatedLength);
+    }
+    const decoded = decodeThreatBase64Blocks(stripped, base64Options).map((text) => collapseThreatWhitespace(lowerThreatText(text)));
+    return {
+      base,
+      ...(deobfuscated !== undefined ? { deobfuscated } : {}),
+      decoded,
+      obfuscation: { leet, spaced: spaced.count, base64: decoded.length },
+    };
+  };
+  return { views };
 }

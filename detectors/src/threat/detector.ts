@@ -6,7 +6,7 @@ import * as ort from 'onnxruntime-node';
 import { PalisadeError, toPalisadeError } from '@palisade/core';
 import type { Detector, DetectorCallOptions } from '../contract.js';
 import { createThreatSession, type ThreatDevice, type ThreatLogger } from './device.js';
-import { createThreatFeatureExtractor, type ThreatSparseVector } from './features.js';
+import { createThreatFeatureExtractor, type ThreatPackedVectors, type ThreatSparseVector } from './features.js';
 import { THREAT_LIMITS } from './limits.js';
 import { loadThreatModelFiles, threatModelPath, type ThreatModelMetadata } from './model-files.js';
 import { THREAT_ONNX_INPUTS, THREAT_ONNX_OUTPUTS } from './onnx-graph.js';
@@ -117,11 +117,10 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
   const ruleOrder = metadata.ruleInputs.map((family) => THREAT_SIGNAL_FAMILIES.indexOf(family));
   let closed = false;
 
-  const run = async (windows: readonly ThreatSparseVector[], rules: Float32Array): Promise<number> => {
-    const packed = packThreatWindows(windows);
+  const run = async (packed: ThreatPackedVectors, windows: number, rules: Float32Array): Promise<number> => {
     const feeds: Record<string, ort.Tensor> = {
-      [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [windows.length, packed.width]),
-      [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [windows.length, packed.width]),
+      [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [windows, packed.width]),
+      [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [windows, packed.width]),
     };
     if (ruleOrder.length > 0) feeds[THREAT_ONNX_INPUTS.rules] = new ort.Tensor('float32', Float32Array.from(ruleOrder, (k) => rules[k] ?? 0), [ruleOrder.length]);
     const output = await session.run(feeds, [THREAT_ONNX_OUTPUTS.probability]);
@@ -149,8 +148,9 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
     let best = 0;
     for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
       if (call.signal?.aborted) throw threatAbortError(call.signal);
-      const chunk = windows.slice(start, start + THREAT_LIMITS.windowsPerRun).map((w, i) => extractor.vector(w, found[start + i]));
-      best = Math.max(best, await run(chunk, rules));
+      const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
+      const packed = extractor.packedVectors(windows.slice(start, end), found.slice(start, end));
+      best = Math.max(best, await run(packed, end - start, rules));
     }
     return { score: best, signals: THREAT_SIGNAL_FAMILIES.filter((f) => signals.has(f)), windows: windows.length };
   };

@@ -1,11 +1,11 @@
 // The feature extractor: a prompt → its scored windows → one sparse hashed vector per window. The
 // learned head (the ONNX model) gathers one weight row per non-zero index, so the vector never exists
 // in dense form. The configuration is stored in the model's metadata: training and serving must agree.
-import { threatTextViews, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
+import { createThreatViewBuilder, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth } from './char-classes.js';
 import { threatFmix32, threatHashPair, threatHashString, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
 import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
-import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
+import { THREAT_SIGNAL_FAMILIES, THREAT_SIGNALS, threatSignalAnchors, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
 import { threatWindowStarts } from './windows.js';
 
 export interface ThreatFeatureConfig {
@@ -92,8 +92,28 @@ export interface ThreatFeatureExtractor {
   signals(window: ThreatWindow): ThreatSignalFamily[];
   /** The sparse vector of one window; `signals`, when given, are that window's from signals(). */
   vector(window: ThreatWindow, signals?: readonly ThreatSignalFamily[]): ThreatWindowVector;
+  /**
+   * The vectors of `windows` as the model takes them: [windows × width] indices and values, each window
+   * padded with index 0 and value 0 to the longest (at least 1); what packThreatWindows (detector.ts)
+   * makes of their vector()s, without an array pair per window. `signals[i]` are window i's.
+   */
+  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
+}
+
+export interface ThreatPackedVectors {
+  indices: Int32Array;
+  values: Float32Array;
+  width: number;
+}
+
+/** A vector already computed for a window with the same text and offset: its entries before the signal ones, and its signals. */
+interface ThreatTwinVector {
+  indices: Int32Array;
+  values: Float32Array;
+  body: number;
+  found: readonly ThreatSignalFamily[];
 }
 
 export interface ThreatFeatureExtractorOptions {
@@ -126,14 +146,19 @@ export function createThreatFeatureExtractor(
   const signals = options.signals ?? THREAT_SIGNALS;
   const base64 = options.base64 ?? THREAT_BASE64_DEFAULTS;
   const lexicon = createThreatConceptLexicon(options.concepts ?? THREAT_CONCEPTS);
+  const viewBuilder = createThreatViewBuilder(base64);
   const charTable = THREAT_CHAR_TABLE;
   const conceptSeq: number[] = [];
   // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
   // (W + 2) character n-grams per length and fewer than 2W word n-grams, which bounds `touched`.
   const maxGramsPerWindow = (config.windowChars + 2) * (config.charNgramMax - config.charNgramMin + 1) + 2 * config.windowChars + 64;
-  // 16-bit counts when no bucket can reach 65,536 in one window: half the memory the hot loop scatters into.
-  const counts = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
+  // Per bucket, 1 + its place in `touched` while its group is counted (0: not touched); the counts sit
+  // beside `touched`, in the order the buckets were first seen, so the group's flush reads them in
+  // sequence instead of one random read of a 2^18 table per bucket. 16-bit places when a window cannot
+  // touch 65,535 buckets: half the memory the hot loop scatters into.
+  const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
   const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
+  const touchedCounts = new Int32Array(touched.length);
   const touchedLog = new Float64Array(touched.length);
   let touchedCount = 0;
   const seedChar = threatFmix32(config.hashSeed ^ 0x01);
@@ -178,7 +203,7 @@ export function createThreatFeatureExtractor(
   const flush = (weight: number): void => {
     let norm = 0;
     for (let i = 0; i < touchedCount; i++) {
-      const count = counts[touched[i]!]!;
+      const count = touchedCounts[i]!;
       const v = count < LOG1P.length ? LOG1P[count]! : Math.log1p(count);
       touchedLog[i] = v;
       norm += v * v;
@@ -192,7 +217,7 @@ export function createThreatFeatureExtractor(
       const bucket = touched[i]!;
       indices[base + i] = bucket;
       values[base + i] = touchedLog[i]! * scale;
-      counts[bucket] = 0;
+      slots[bucket] = 0;
     }
     outCount = base + touchedCount;
     touchedCount = 0;
@@ -252,20 +277,17 @@ export function createThreatFeatureExtractor(
         if (k + 1 >= min) buckets[m++] = bucketOf(h ^ lengthSalts[k + 1]!);
       }
     }
-    let tc = touchedCount;
-    for (let j = 0; j < m; j++) {
-      const bucket = buckets[j]!;
-      const count = counts[bucket]!;
-      counts[bucket] = count + 1;
-      if (count === 0) touched[tc++] = bucket;
-    }
-    touchedCount = tc;
+    for (let j = 0; j < m; j++) countBucket(buckets[j]!);
   };
 
-  const countBucket = (bucket: number): void => {
-    if (counts[bucket] === 0) touched[touchedCount++] = bucket;
-    counts[bucket]!++;
-  };
+  function countBucket(bucket: number): void {
+    const slot = slots[bucket]!;
+    if (slot === 0) {
+      touched[touchedCount] = bucket;
+      touchedCounts[touchedCount] = 1;
+      slots[bucket] = ++touchedCount;
+    } else touchedCounts[slot - 1]!++;
+  }
 
   // Word n-grams of the loaded window (its text is `text`: code unit j is codes[j + 1]); the concept
   // sequence (concept id, word position) is collected on the way.
@@ -314,7 +336,7 @@ export function createThreatFeatureExtractor(
       first = false;
       // The word is cut out only when the lexicon has a word or prefix that starts like it.
       if (lexicon.mayStart(codes[start + 1]!, i - start > 1 ? codes[start + 2]! : 0xffff)) {
-        const concept = lexicon.lookup(text.slice(start, i));
+        const concept = lexicon.lookupCodes(codes, start + 1, i + 1);
         if (concept >= 0) conceptSeq.push(concept, position);
       }
       position++;
@@ -346,56 +368,170 @@ export function createThreatFeatureExtractor(
     return bucket;
   };
 
-  const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals);
+  // The signals each window of windows() may match (threatSignalAnchors), found once per view; a
+  // window made elsewhere is searched with every pattern.
+  const anchors = threatSignalAnchors(signals);
+  const windowMasks = new WeakMap<ThreatWindow, number>();
+  // A de-obfuscated window → the base window with the same text and offset, and the base windows that have one.
+  const twins = new WeakMap<ThreatWindow, ThreatWindow>();
+  const hasTwins = new WeakSet<ThreatWindow>();
+  const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals, windowMasks.get(window) ?? -1);
 
-  const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
+  // The window's vector into outIndices/outValues[0, outCount); returns its signals. With `twin` (the
+  // vector of a window with the same text and offset, and that window's signals) only the signal
+  // entries are computed: every other group depends on the text and offset alone.
+  const fillVector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[], twin?: ThreatTwinVector): readonly ThreatSignalFamily[] => {
     outCount = 0;
-    loadCodes(window.text);
-    charGrams(window.text.length);
-    flush(config.charWeight);
-    wordGrams(window.text, window.offset ?? 0);
-    flush(config.wordWeight);
-    if (config.positionWeight > 0) {
-      for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
-      flush(config.positionWeight);
+    let found: readonly ThreatSignalFamily[];
+    if (twin !== undefined) {
+      reserveOut(twin.body);
+      outIndices.set(twin.indices.subarray(0, twin.body));
+      outValues.set(twin.values.subarray(0, twin.body));
+      outCount = twin.body;
+      found = twin.found;
+    } else {
+      loadCodes(window.text);
+      charGrams(window.text.length);
+      flush(config.charWeight);
+      wordGrams(window.text, window.offset ?? 0);
+      flush(config.wordWeight);
+      if (config.positionWeight > 0) {
+        for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
+        flush(config.positionWeight);
+      }
+      if (config.conceptWeight > 0) {
+        conceptGrams();
+        flush(config.conceptWeight);
+      }
+      found = known ?? signalsOf(window);
     }
-    if (config.conceptWeight > 0) {
-      conceptGrams();
-      flush(config.conceptWeight);
-    }
-    const found = known ?? signalsOf(window);
     if (config.signalWeight > 0) {
       for (const name of found) pushOut(signalBucket(name), config.signalWeight);
       for (const name of window.promptSignals) pushOut(signalBucket(name), config.signalWeight);
     }
-    return { indices: outIndices.slice(0, outCount), values: outValues.slice(0, outCount), signals: found };
+    return found;
+  };
+  /** The part of the vector just filled that a twin window shares (all but the signal entries). */
+  const bodyCount = (window: ThreatWindow, found: readonly ThreatSignalFamily[]): number =>
+    config.signalWeight > 0 ? outCount - found.length - window.promptSignals.length : outCount;
+
+  const vector = (window: ThreatWindow, known?: readonly ThreatSignalFamily[]): ThreatWindowVector => {
+    const found = fillVector(window, known);
+    return { indices: outIndices.slice(0, outCount), values: outValues.slice(0, outCount), signals: found as ThreatSignalFamily[] };
   };
 
+  // One run's vectors side by side before they are padded (grows to the longest run seen).
+  let runIndices = new Int32Array(0);
+  let runValues = new Float32Array(0);
+  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors => {
+    const ends = new Int32Array(windows.length);
+    let used = 0;
+    let width = 1;
+    // Where each window's vector starts in the run, for its twin later in the run.
+    const placed = new Map<ThreatWindow, { start: number; body: number; found: readonly ThreatSignalFamily[] }>();
+    for (let i = 0; i < windows.length; i++) {
+      const twinOf = twins.get(windows[i]!);
+      const twin = twinOf === undefined ? undefined : placed.get(twinOf);
+      const found = fillVector(
+        windows[i]!,
+        signals[i],
+        twin && { indices: runIndices.subarray(twin.start), values: runValues.subarray(twin.start), body: twin.body, found: twin.found },
+      );
+      if (hasTwins.has(windows[i]!)) placed.set(windows[i]!, { start: used, body: bodyCount(windows[i]!, found), found });
+      if (used + outCount > runIndices.length) {
+        const length = Math.max(2 * runIndices.length, used + outCount);
+        const grownIndices = new Int32Array(length);
+        grownIndices.set(runIndices.subarray(0, used));
+        const grownValues = new Float32Array(length);
+        grownValues.set(runValues.subarray(0, used));
+        runIndices = grownIndices;
+        runValues = grownValues;
+      }
+      runIndices.set(outIndices.subarray(0, outCount), used);
+      runValues.set(outValues.subarray(0, outCount), used);
+      used += outCount;
+      ends[i] = used;
+      if (outCount > width) width = outCount;
+    }
+    const indices = new Int32Array(windows.length * width);
+    const values = new Float32Array(windows.length * width);
+    for (let i = 0, start = 0; i < windows.length; start = ends[i]!, i++) {
+      indices.set(runIndices.subarray(start, ends[i]!), i * width);
+      values.set(runValues.subarray(start, ends[i]!), i * width);
+    }
+    return { indices, values, width };
+  };
+
+  // Short vectors (a repetitive text's) are carved from shared 64 KiB slabs, not two arrays each: an
+  // array's own buffer is a malloc, an external-memory record and GC bookkeeping, which on thousands
+  // of small windows cost about a tenth of the features. Longer vectors (prose) take two arrays: there
+  // slabs measured slower.
+  const SLAB_BYTES = 1 << 16;
+  const SLAB_VECTOR_BYTES = 1 << 14;
   const extract = (prompt: string): ThreatPromptFeatures => {
     const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
-    const vectors = windows(prompt).map((w) => {
-      const v = vector(w);
-      for (const family of v.signals) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
-      return { indices: v.indices, values: v.values };
+    const all = windows(prompt);
+    let slab = new ArrayBuffer(0);
+    let used = 0;
+    const done = new Map<ThreatWindow, ThreatTwinVector>();
+    const vectors = all.map((w, k): ThreatSparseVector => {
+      const twinOf = twins.get(w);
+      const found = fillVector(w, undefined, twinOf === undefined ? undefined : done.get(twinOf));
+      const bytes = 8 * outCount;
+      let indices: Int32Array;
+      let values: Float32Array;
+      if (bytes > SLAB_VECTOR_BYTES) {
+        indices = outIndices.slice(0, outCount);
+        values = outValues.slice(0, outCount);
+      } else {
+        if (used + bytes > slab.byteLength) {
+          // Room for the windows left at this one's size, so a short prompt takes one small slab.
+          slab = new ArrayBuffer(Math.min(SLAB_BYTES, bytes * (all.length - k)));
+          used = 0;
+        }
+        indices = new Int32Array(slab, used, outCount);
+        values = new Float32Array(slab, used + 4 * outCount, outCount);
+        used += bytes;
+        indices.set(outIndices.subarray(0, outCount));
+        values.set(outValues.subarray(0, outCount));
+      }
+      if (hasTwins.has(w)) done.set(w, { indices, values, body: bodyCount(w, found), found });
+      for (const family of found) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
+      return { indices, values };
     });
     return { windows: vectors, rules };
   };
 
   const windows = (prompt: string): ThreatWindow[] => {
-    const views = threatTextViews(prompt, base64);
+    const views = viewBuilder.views(prompt);
     const obfuscation: string[] = [];
     if (views.obfuscation.leet > 0) obfuscation.push('obf.leet');
     if (views.obfuscation.spaced > 0) obfuscation.push('obf.spaced');
     if (views.obfuscation.base64 > 0) obfuscation.push('obf.base64');
-    const cut = (text: string, view: ThreatViewKind, promptSignals: string[]): ThreatWindow[] =>
-      threatWindowStarts(text.length, config.windowChars, config.windowStride).map((offset) => ({
-        view,
-        text: text.slice(offset, offset + config.windowChars),
-        promptSignals,
-        offset,
-      }));
+    const cut = (text: string, view: ThreatViewKind, promptSignals: string[]): ThreatWindow[] => {
+      const starts = threatWindowStarts(text.length, config.windowChars, config.windowStride);
+      const masks = anchors.windowMasks(text, starts, config.windowChars);
+      return starts.map((offset, k) => {
+        const window: ThreatWindow = { view, text: text.slice(offset, offset + config.windowChars), promptSignals, offset };
+        windowMasks.set(window, masks[k]!);
+        return window;
+      });
+    };
     const out = cut(views.base, 'base', obfuscation);
-    if (views.deobfuscated !== undefined) out.push(...cut(views.deobfuscated, 'deobfuscated', [...obfuscation, 'view.deobfuscated']));
+    if (views.deobfuscated !== undefined) {
+      const deobfuscated = cut(views.deobfuscated, 'deobfuscated', [...obfuscation, 'view.deobfuscated']);
+      // Leetspeak maps code units one for one, so the two views often have the same length and most
+      // windows the same text at the same offset (a text with one e-mail address in it): such a window
+      // reuses its twin's vector (fillVector).
+      if (views.deobfuscated.length === views.base.length) {
+        for (let k = 0; k < deobfuscated.length; k++) {
+          if (deobfuscated[k]!.text !== out[k]!.text) continue;
+          twins.set(deobfuscated[k]!, out[k]!);
+          hasTwins.add(out[k]!);
+        }
+      }
+      out.push(...deobfuscated);
+    }
     for (const decoded of views.decoded) out.push(...cut(decoded, 'base64', [...obfuscation, 'view.base64']));
     return out;
   };
@@ -405,6 +541,7 @@ export function createThreatFeatureExtractor(
     windows,
     signals: signalsOf,
     vector,
+    packedVectors,
     extract,
   };
 }

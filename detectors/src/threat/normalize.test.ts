@@ -1,5 +1,5 @@
 import t from 'tap';
-import { lowerThreatText, normalizeThreatText, resolveThreatHomoglyphs, stripThreatInvisibles } from './normalize.js';
+import { lowerThreatText, normalizeThreatText, resolveThreatHomoglyphs, stripThreatInvisibles, threatNfkcMayChange } from './normalize.js';
 
 t.test('NFKC and invisible characters', async (t) => {
   t.equal(stripThreatInvisibles('ｉｇｎｏｒｅ'), 'ignore', 'full-width letters fold to ASCII');
@@ -22,4 +22,26 @@ t.test('normalised form: lower case, collapsed spacing, idempotent', async (t) =
   t.equal(normalizeThreatText(once), once);
   t.equal(lowerThreatText('A  B'), 'a  b', 'lowerThreatText keeps the spacing');
   t.equal(normalizeThreatText('ИГНОРИРУЙ  Инструкции'), 'игнорируй инструкции');
+});
+
+t.test('NFKC is skipped only for text it leaves alone: every pair of the characters it is skipped for is its own NFKC', async (t) => {
+  const blocks: Array<[number, number]> = [
+    [0x00, 0x24f],
+    [0x300, 0x36f],
+    [0x400, 0x52f],
+    [0x2000, 0x206f],
+    [0x20a0, 0x20bf],
+    [0xfb00, 0xfb06],
+  ];
+  const skipped: string[] = [];
+  const normalized: string[] = [];
+  for (const [from, to] of blocks) {
+    for (let c = from; c <= to; c++) (threatNfkcMayChange(String.fromCharCode(c)) ? normalized : skipped).push(String.fromCharCode(c));
+  }
+  t.ok(skipped.length > 800, `${skipped.length} characters skip NFKC`);
+  t.ok(['\u00a0', '\u0301', '\u2026', '\ufb01', '\u00b2'].every((ch) => normalized.includes(ch)), 'compatibility characters and combining marks are normalised');
+  let wrong = 0;
+  for (const a of skipped) for (const b of skipped) if ((a + b).normalize('NFKC') !== a + b) wrong++;
+  t.equal(wrong, 0, 'no pair composes or changes');
+  for (const text of ['Ab\u00e9\u00a0x', 'e\u0301', '\ufb01 \u2026', 'Ёлка и\u0306', 'plain ascii text']) t.equal(stripThreatInvisibles(text), text.normalize('NFKC'), JSON.stringify(text));
 });

@@ -1,7 +1,7 @@
 // The detector's own cheap normalisation. The gateway's normalizer already did NFKC, zero-width removal
 // and homoglyph resolution, but the service can be called directly, and the model was trained on text
 // normalised exactly this way, so it is applied to every input (idempotent on normalised text).
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
 
 // Zero-width and invisible format characters that split words without showing: ZW space/joiners, word
 // joiner, BOM, soft hyphen, Mongolian vowel separator, bidi marks and the invisible math operators.
@@ -42,20 +42,34 @@ const GREEK_LOOKALIKES = new Set([...'αοεικνρτυχ'].map((ch) => ch.char
 export function resolveThreatHomoglyphs(text: string): string {
   // Most prompts have neither: one scan instead of a per-word, per-letter script test.
   if (!MAY_CHANGE.test(text)) return text;
-  const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
   // The text is read from, and changed words rewritten in, one copy of its code units (each lookalike
   // is one code unit for one), not concatenated: a text of one long mixed-script word made a rope of a
   // million pieces.
   const codes = threatCodesOf(text);
+  return resolveThreatHomoglyphCodes(codes, codes.length) ? threatStringOfCodes(codes, text.length) : text;
+}
+
+/** Whether resolveThreatHomoglyphs could change the code units [0, length): a Cyrillic letter, a Greek lookalike or an astral character. */
+export function mayHaveThreatHomoglyphs(codes: Uint16Array, length: number): boolean {
+  for (let i = 0; i < length; i++) {
+    const c = codes[i]!;
+    if (c >= 0x3b1 && ((THREAT_CHAR_TABLE[c]! & THREAT_CHAR.cyrillic) !== 0 || GREEK_LOOKALIKES.has(c) || isThreatSurrogate(c))) return true;
+  }
+  return false;
+}
+
+/** resolveThreatHomoglyphs of the code units [0, length) of `codes`, in place; returns whether any changed. */
+export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number): boolean {
+  const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
   let changed = false;
   const widthAt = (i: number): number => {
-    // Past the end: no read outside the table (an out-of-bounds typed-array read deoptimises the loop).
-    if (i >= codes.length) return 0;
+    // Past the end: no read outside the text (an out-of-bounds typed-array read deoptimises the loop).
+    if (i >= length) return 0;
     const c = codes[i]!;
-    return isThreatSurrogate(c) ? threatCharWidth(text, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
+    return isThreatSurrogate(c) ? threatCodesCharWidth(codes, length, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
   };
   let i = 0;
-  while (i < text.length) {
+  while (i < length) {
     let width = widthAt(i);
     if (width === 0) {
       i++;
@@ -77,7 +91,7 @@ export function resolveThreatHomoglyphs(text: string): string {
         else if ((flags & THREAT_CHAR.latin) !== 0) latin++;
         if (GREEK_LOOKALIKES.has(c)) greek = true;
       } else {
-        const ch = String.fromCodePoint(text.codePointAt(i)!);
+        const ch = String.fromCharCode(c, codes[i + 1]!);
         if (CYRILLIC.test(ch)) cyrillic++;
         else if (LATIN.test(ch)) latin++;
       }
@@ -96,12 +110,63 @@ export function resolveThreatHomoglyphs(text: string): string {
       codes[j] = (c < table.length ? table[c]! : 0) || c;
     }
   }
-  return changed ? threatStringOfCodes(codes, text.length) : text;
+  return changed;
+}
+
+/**
+ * A character outside the set that NFKC leaves alone in any text made only of them: code points of
+ * the Latin, Cyrillic and punctuation blocks that are their own NFKC and are no combining mark (none
+ * of them composes with the character before it). Built once from normalize() itself.
+ */
+const NFKC_MAY_CHANGE = ((): RegExp => {
+  const ranges: Array<[number, number]> = [
+    [0x00, 0x24f],
+    [0x400, 0x52f],
+    [0x2000, 0x206f],
+    [0x20a0, 0x20bf],
+  ];
+  const stable: number[] = [];
+  for (const [from, to] of ranges) {
+    for (let c = from; c <= to; c++) {
+      const ch = String.fromCharCode(c);
+      if (ch.normalize('NFKC') === ch && !/\p{M}/u.test(ch)) stable.push(c);
+    }
+  }
+  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+  let set = '';
+  for (let i = 0; i < stable.length; ) {
+    let j = i;
+    while (j + 1 < stable.length && stable[j + 1] === stable[j]! + 1) j++;
+    set += i === j ? hex(stable[i]!) : `${hex(stable[i]!)}-${hex(stable[j]!)}`;
+    i = j + 1;
+  }
+  return new RegExp(`[^${set}]`);
+})();
+
+/** Whether NFKC may change `text`: false only for text made of characters NFKC leaves alone wherever they stand. */
+export function threatNfkcMayChange(text: string): boolean {
+  return NFKC_MAY_CHANGE.test(text);
+}
+
+/** text.normalize('NFKC'), without ICU's pass (and its copy of the text) when no character can change. */
+function threatNfkc(text: string): string {
+  return NFKC_MAY_CHANGE.test(text) ? text.normalize('NFKC') : text;
 }
 
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
 export function stripThreatInvisibles(text: string): string {
-  return text.normalize('NFKC').replace(INVISIBLE, '');
+  return threatNfkc(text).replace(INVISIBLE, '');
+}
+
+/**
+ * stripThreatInvisibles(text), and the same applied to that (what lowerThreatText starts with). The
+ * second is the first unless an invisible character was removed: NFKC and the removal are each
+ * idempotent, but a removed character may have kept apart two that NFKC now composes.
+ */
+export function stripThreatInvisiblesTwice(text: string): { once: string; twice: string } {
+  const normalized = threatNfkc(text);
+  const once = normalized.replace(INVISIBLE, '');
+  return { once, twice: once.length === normalized.length ? once : stripThreatInvisibles(once) };
 }
 
 /** Whitespace runs (including newlines) to one space, trimmed: replace(/\s+/gu, ' ').trim(). */
@@ -116,10 +181,20 @@ export function collapseThreatWhitespace(text: string): string {
   let first = start;
   while (first < end && !(isSpace(first) && (text.charCodeAt(first) !== 0x20 || isSpace(first + 1)))) first++;
   if (first === end) return start === 0 && end === text.length ? text : text.slice(start, end);
-  // Compacted in one copy of the code units, not by replace() (see threatStringOfCodes). Between `start`
-  // and `end` every run of spaces lies between two other characters, so each run becomes one space.
+  // Compacted in one copy of the code units, not by replace() (see threatStringOfCodes).
   const codes = threatCodesOf(text);
+  return threatStringOfCodes(codes, collapseThreatWhitespaceCodes(codes, text.length));
+}
+
+/** collapseThreatWhitespace of the code units [0, length) of `codes`, in place; returns the new length. */
+export function collapseThreatWhitespaceCodes(codes: Uint16Array, length: number): number {
   const space = (c: number): boolean => (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.space) !== 0;
+  let start = 0;
+  let end = length;
+  while (start < end && space(codes[start]!)) start++;
+  while (end > start && space(codes[end - 1]!)) end--;
+  // Between `start` and `end` every run of spaces lies between two other characters, so each run
+  // becomes one space.
   let n = 0;
   let i = start;
   while (i < end) {
@@ -131,7 +206,7 @@ export function collapseThreatWhitespace(text: string): string {
     codes[n++] = 0x20;
     while (i < end && space(codes[i]!)) i++;
   }
-  return threatStringOfCodes(codes, n);
+  return n;
 }
 
 /**

@@ -50,3 +50,44 @@ t.test("a signal's needed letter is in every match: texts without it match none,
   const fragments = fc.constantFrom(...english, ...russian, ...english.map((s) => s.toUpperCase()), ' ', '.', '7', '--------', '<|im_start|>', 'я', 'a');
   fc.assert(fc.property(fc.array(fragments, { maxLength: 8 }), (parts) => threatSignalsIn(parts.join(' ')).join() === every(parts.join(' ')).join()), { numRuns: 3000 });
 });
+
+t.test("every match of a signal holds one of its anchors, and the extractor's anchor masks change no window's families", async (t) => {
+  const { generateSynthRows } = await import('./train/synth/grammar.js');
+  const { createThreatFeatureExtractor } = await import('./features.js');
+  const texts = generateSynthRows({ seed: 7, pairs: 4000 }).map((row) => row.text);
+  let checked = 0;
+  for (const text of texts) {
+    const normalised = normalizeThreatText(text);
+    for (const signal of THREAT_SIGNALS) {
+      if (!signal.pattern.test(normalised)) continue;
+      checked++;
+      if (!signal.anchors!.some((anchor) => normalised.includes(anchor))) t.fail(`${signal.name}: no anchor in ${JSON.stringify(normalised)}`);
+    }
+  }
+  t.ok(checked > 1000, `${checked} matches checked`);
+  // Long texts, so that windows start and end inside words and anchors straddle window edges.
+  const extractor = createThreatFeatureExtractor();
+  let windows = 0;
+  for (let i = 0; i + 60 <= texts.length; i += 60) {
+    for (const w of extractor.windows(texts.slice(i, i + 60).join(' '))) {
+      windows++;
+      t.same(extractor.signals(w), threatSignalsIn(w.text), `window at ${w.offset} of ${w.view}`);
+    }
+  }
+  t.ok(windows > 100);
+});
+
+t.test('a text made of anchors is searched with every pattern once the anchor count passes its bound', async (t) => {
+  const { threatSignalAnchors } = await import('./signals.js');
+  const anchors = threatSignalAnchors();
+  const text = 'dan rules text key '.repeat(5000);
+  const starts = Array.from({ length: 100 }, (_, k) => k * 768);
+  const masks = anchors.windowMasks(text, starts, 1024);
+  const all = (1 << THREAT_SIGNALS.length) - 1;
+  t.equal(masks[0], masks[0]! & all);
+  t.equal(masks.at(-1), all, 'the windows past the bound test every signal');
+  const plain = anchors.windowMasks('what a quiet afternoon by the river', [0], 1024);
+  t.equal(plain[0]! & (1 << THREAT_SIGNALS.findIndex((s) => s.name === 'en.override')), 0, 'a window without an anchor skips the pattern');
+  const custom = threatSignalAnchors([...THREAT_SIGNALS, { name: 'custom', family: 'override', pattern: /quiet/u }]);
+  t.not(custom.windowMasks('what a quiet afternoon by the river', [0], 1024)[0]! & (1 << THREAT_SIGNALS.length), 0, 'a signal without anchors is always searched');
+});

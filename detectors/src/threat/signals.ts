@@ -28,6 +28,12 @@ export interface ThreatSignal {
    * without one is not searched.
    */
   readonly needs?: 'latin' | 'cyrillic';
+  /**
+   * Strings of which every match of the pattern holds at least one (read off its alternatives): a
+   * window without any is not searched. The extractor finds them once per view (threatSignalAnchors)
+   * instead of running every pattern over every window.
+   */
+  readonly anchors?: readonly string[];
 }
 
 const G = 'u';
@@ -37,6 +43,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.override',
     family: 'override',
+    anchors: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'skip', 'drop', 'abandon', 'attention', 'follow'],
     needs: 'latin',
     pattern: new RegExp(
       String.raw`\b(ignore|disregard|forget|override|bypass|skip|drop|abandon|pay no attention to|do not follow|don't follow|stop following)\b.{0,40}?\b(?<!\bmy )(previous|prior|above|earlier|preceding|former|original|initial|old|all|any|your|the|these|those)\b.{0,30}?\b(instructions?|rules?|prompts?|directives?|guidelines?|restrictions?|context|commands?|programming|guardrails?|policies|policy|constraints?)\b|\b(ignore|disregard|forget)\b (everything|all|anything|whatever) (above|before|prior|previously|earlier|you (were|have been|had been) (told|given))`,
@@ -46,6 +53,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'ru.override',
     family: 'override',
+    anchors: ['игнорир', 'забуд', 'забыть', 'отбрось', 'пренебрег', 'не обращай', 'не следуй', 'перестань следовать', 'отмени', 'обойди', 'отключи', 'сбрось'],
     needs: 'cyrillic',
     pattern: new RegExp(
       String.raw`(игнорир|проигнорир|забудь|забудьте|забыть|отбрось|отбросьте|пренебрег|не обращай|не обращайте|не следуй|не следуйте|перестань следовать|отмени|отмените|обойди|обойдите|отключи|отключите|сбрось|сбросьте).{0,40}?(?<!мои |моих |моё |мое |мою |мой )(предыдущ|прошл|ранее|вышеуказанн|выше|все|всё|любые|свои|твои|ваши|данн|изначальн|исходн|прежн|старые).{0,30}?(инструкц|правил|указани|ограничени|промпт|команд|настройк|директив|запрет|фильтр|контекст)`,
@@ -55,12 +63,14 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.new_instructions',
     family: 'new_instructions',
+    anchors: [' instruction', ' rule', ' task', ' directive', ' system prompt', ' policy', 'instead', 'now you', 'now, you', 'now do', 'now, do', 'now follow', 'now, follow'],
     needs: 'latin',
     pattern: /\b(new|updated|real|actual|true|secret|hidden|additional|override) (instructions?|rules?|task|directive|system prompt|policy)\b|\b(instead|now),? (you will|you must|do|follow|your task)\b/u,
   },
   {
     name: 'ru.new_instructions',
     family: 'new_instructions',
+    anchors: [' инструкц', ' правил', ' задач', ' указани', ' директив', 'вместо этого', 'теперь ты', 'теперь вы'],
     needs: 'cyrillic',
     pattern: /(новые|новая|обновлённые|обновленные|настоящие|секретные|скрытые|дополнительные) (инструкц|правил|задач|указани|директив)|(вместо этого|теперь) (ты|вы) (должен|должна|должны|будешь|будете|выполни|сделай)/u,
   },
@@ -68,6 +78,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.extraction',
     family: 'extraction',
+    anchors: ['prompt', 'instruction', 'message', 'password', 'passphrase', 'key', 'rules', 'configuration', 'guidelines', 'text', 'context'],
     needs: 'latin',
     pattern:
       /\b(reveal|show|print|repeat|output|tell|display|leak|give|share|disclose|write out|dump|expose|list|recite|spell out|translate|summari[sz]e)\b.{0,40}?\b(system|initial|hidden|secret|original|internal|confidential|developer|pre-?prompt|above|previous|full|exact)\b.{0,20}?\b(prompt|instructions?|message|messages|password|passphrase|key|rules|configuration|guidelines|text|context)\b/u,
@@ -75,6 +86,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.extraction_question',
     family: 'extraction',
+    anchors: ['what is your', 'what is the', 'what are your', 'what are the', 'what was your', 'what was the', 'what were your', 'what were the', 'system prompt', 'initial prompt', 'secret key', 'password', 'passcode', 'passphrase', 'api key', 'credentials'],
     needs: 'latin',
     pattern:
       /\bwhat (is|are|was|were) (your|the) (system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)\b|\b(your|the) (system prompt|initial prompt|secret key|password) (is|says)\b|\b(tell|give|reveal|show|share|send|print|leak) (me |us )?(the|your) (admin |administrator |root |secret |master |hidden )?(password|passcode|passphrase|secret key|api key|credentials)\b/u,
@@ -82,6 +94,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'ru.extraction',
     family: 'extraction',
+    anchors: ['промпт', 'инструкц', 'подсказ', 'сообщени', 'парол', 'настро', 'правил', 'ключ', 'конфигурац', 'указани', 'команд', 'директив'],
     needs: 'cyrillic',
     pattern:
       /(покажи|покажите|выведи|выведите|раскрой|раскройте|напиши|напишите|повтори|повторите|расскажи|расскажите|скажи|скажите|сообщи|сообщите|перечисли|процитируй|распечатай|воспроизведи|воспроизведите|озвучь|дай|дайте|поделись|каков|какой|какая|какие|что).{0,40}?(системн|исходн|скрыт|секретн|первоначальн|изначальн|внутренн|конфиденциальн|служебн|начальн|полн|предыдущ|твои|свои|ваши).{0,25}?(промпт|инструкц|подсказ|сообщени|парол|настро|правил|ключ|конфигурац|указани|команд|директив)/u,
@@ -90,6 +103,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.persona',
     family: 'persona',
+    anchors: ['dan', 'do anything now', 'developer mode', 'dev mode', 'god mode', 'jailbr', 'unfiltered', 'uncensored', 'unrestricted', 'amoral', 'unethical ai', 'evil ', 'restrictions', 'limit', 'filter', 'rules', 'boundaries', 'ethics', 'morals', 'guidelines', 'censorship', 'constraints', 'broken free', 'freed from'],
     needs: 'latin',
     pattern:
       /\b(dan|do anything now|developer mode|dev mode|god mode|jailbreak|jailbroken|jailbreaking|unfiltered|uncensored|unrestricted|amoral|unethical ai|evil (ai|assistant|confidant|bot)|no (restrictions|limitations|limits|filters|rules|boundaries|ethics|morals|guidelines)|without (any )?(restrictions|limitations|filters|censorship|ethics|morals|guidelines|rules)|free from (all )?(restrictions|rules|constraints)|broken free|freed from)\b/u,
@@ -97,6 +111,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'ru.persona',
     family: 'persona',
+    anchors: ['разработчика', 'ограничений', 'цензуры', 'фильтров', 'правил', 'морали', 'этики', 'джейлбрейк', 'взлом', 'ты больше не', 'аморальн', 'злой '],
     needs: 'cyrillic',
     pattern:
       /(режим разработчика|режиме разработчика|без (каких-либо )?(ограничений|цензуры|фильтров|правил|морали|этики)|джейлбрейк|джейлбрейка|взлом(анн)?|нет (никаких )?(ограничений|правил|фильтров)|свободн(ый|ая|ы) от (всех |любых )?(ограничений|правил)|ты больше не|аморальн|злой (ии|бот|помощник))/u,
@@ -104,12 +119,14 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.role_switch',
     family: 'role_switch',
+    anchors: ['you are now', 'from now on', 'act as', 'pretend ', 'roleplay', 'role-play', 'simulate', 'stay in character', 'you will ', "you're going to "],
     needs: 'latin',
     pattern: /\b(you are now|from now on|act as|pretend (to be|that you|you are|you're)|roleplay as|role-?play|simulate|stay in character|you will (now )?(be|act|respond)|you're going to (act|be|pretend))\b/u,
   },
   {
     name: 'ru.role_switch',
     family: 'role_switch',
+    anchors: ['теперь', 'отныне', 'с этого момента', 'притворись', 'притворитесь', 'представь', 'веди себя как', 'ведите себя как', 'играй роль', 'оставайся в роли', 'действуй'],
     needs: 'cyrillic',
     pattern: /(ты теперь|вы теперь|отныне|с этого момента|притворись|притворитесь|представь,? что ты|представьте,? что вы|веди себя как|ведите себя как|играй роль|сыграй роль|оставайся в роли|действуй как|действуйте как)/u,
   },
@@ -117,6 +134,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.refusal_suppression',
     family: 'refusal_suppression',
+    anchors: ['refuse', 'decline', 'apologi', 'say you', 'say that you', 'mention that', 'mention any', 'warning', 'disclaimer', 'moral', 'caveats', 'refusal', 'break character', 'leave character'],
     needs: 'latin',
     pattern:
       /\b(never|don't|do not|must not|cannot|can't|shouldn't|should not|will not|won't) (ever )?(refuse|decline|apologi[sz]e|say (you|that you) (can't|cannot)|mention (that|any)|add (any )?(warnings?|disclaimers?)|include (any )?(warnings?|disclaimers?|moral))|\bwithout (any )?(warnings?|disclaimers?|moralizing|caveats|refusals?)\b|\b(do not|don't|never) (break|leave) character\b/u,
@@ -124,18 +142,21 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'ru.refusal_suppression',
     family: 'refusal_suppression',
+    anchors: ['отказ', 'извин', 'предупрежд', 'упомина', 'оговорок', 'дисклеймеров', 'морализаторства', 'из роли'],
     needs: 'cyrillic',
     pattern: /(никогда не|не смей|не вздумай|нельзя) (отказыва|извиня|предупрежда|упомина)|не извиняйся|не извиняйтесь|без (предупреждений|оговорок|дисклеймеров|отказов|морализаторства)|не (выходи|выходите) из роли/u,
   },
   {
     name: 'en.prefix_injection',
     family: 'prefix_injection',
+    anchors: ['response with', 'responses with', 'answer with', 'answers with', 'reply with', 'replys with', 'output with', 'outputs with', 'message with', 'messages with', 'sure here', 'sure, here'],
     needs: 'latin',
     pattern: /\b(start|begin|prefix|open) (your|the|each|every)? ?(response|answer|reply|output|message)s? with\b|\bsure,? here('s| is)\b/u,
   },
   {
     name: 'ru.prefix_injection',
     family: 'prefix_injection',
+    anchors: ['начни', 'начните', 'начинай', 'ответ должен начинаться', 'конечно вот', 'конечно, вот'],
     needs: 'cyrillic',
     pattern: /(начни|начните|начинай|начинайте) (свой |ваш |каждый )?(ответ|ответы|сообщение|реплику) (с|со)|ответ должен начинаться|конечно,? вот/u,
   },
@@ -143,18 +164,21 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'delimiter',
     family: 'delimiter',
+    anchors: ['<|im_', 'sys>>', 'inst]', '[system]', 'system>', '###', 'end of ', 'конец ', '--------', '========', '********'],
     pattern: /(<\|im_(start|end)\|>|<<\/?sys>>|\[\/?inst\]|\[system\]|<\/?system>|###\s*(system|instruction|new instructions?)|end of (prompt|instructions|system prompt|context)|конец (инструкций|промпта|контекста)|-{8,}|={8,}|\*{8,}|#{6,})/u,
   },
   // Filters and safety named as things to switch off.
   {
     name: 'en.safety_off',
     family: 'safety_off',
+    anchors: ['filter', 'guidelines', 'policies', 'protocols', 'restrictions', 'safeguards', 'guardrails', 'censorship', 'alignment'],
     needs: 'latin',
     pattern: /\b(disable|turn off|switch off|deactivate|remove|bypass|ignore|circumvent|evade) (your |the |all |any )?(safety|content|ethical|moral|openai|security)? ?(filters?|guidelines|policies|protocols|restrictions|safeguards|guardrails|censorship|alignment)\b/u,
   },
   {
     name: 'ru.safety_off',
     family: 'safety_off',
+    anchors: ['фильтр', 'ограничени', 'защит', 'цензур', 'правила безопасности', 'этическ', 'модерац'],
     needs: 'cyrillic',
     pattern: /(отключи|отключите|выключи|выключите|сними|снимите|обойди|обойдите|игнорируй|игнорируйте) (свои |все |любые |твои )?(фильтр|ограничени|защит|цензур|правила безопасности|этическ|модерац)/u,
   },
@@ -163,19 +187,113 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
 const LATIN_LETTER = /[a-z]/;
 const CYRILLIC_LETTER = /[\u0400-\u04ff]/;
 
-/** The families with at least one signal matching `text` (normalised), in THREAT_SIGNAL_FAMILIES order. */
-export function threatSignalsIn(text: string, signals: readonly ThreatSignal[] = THREAT_SIGNALS): ThreatSignalFamily[] {
+/**
+ * The families with at least one signal matching `text` (normalised), in THREAT_SIGNAL_FAMILIES order.
+ * `mask` (bit i for signals[i], from threatSignalAnchors) leaves out the signals that cannot match.
+ */
+export function threatSignalsIn(text: string, signals: readonly ThreatSignal[] = THREAT_SIGNALS, mask = -1): ThreatSignalFamily[] {
   const hits = new Set<ThreatSignalFamily>();
   // Whether the text has a letter of each script, asked once and only when a signal needs it: a window
   // of Russian text (or of digits and punctuation) skips the English patterns' scans, the most costly
   // part of a window's features there.
   let latin: boolean | undefined;
   let cyrillic: boolean | undefined;
-  for (const signal of signals) {
+  for (let i = 0; i < signals.length; i++) {
+    const signal = signals[i]!;
+    if (i < 31 && ((mask >>> i) & 1) === 0) continue;
     if (hits.has(signal.family)) continue;
     if (signal.needs === 'latin' && !(latin ??= LATIN_LETTER.test(text))) continue;
     if (signal.needs === 'cyrillic' && !(cyrillic ??= CYRILLIC_LETTER.test(text))) continue;
     if (signal.pattern.test(text)) hits.add(signal.family);
   }
   return THREAT_SIGNAL_FAMILIES.filter((f) => hits.has(f));
+}
+
+export interface ThreatSignalAnchors {
+  /**
+   * For each window text.slice(start, start + windowChars) of `starts` (in increasing order), the mask
+   * of the signals that may match in it (for threatSignalsIn): the signals one of whose anchors lies
+   * wholly inside the window, and those without anchors.
+   */
+  windowMasks(text: string, starts: readonly number[], windowChars: number): Int32Array;
+}
+
+/** Past this many anchors found in a view, plus this many per window, the rest of it is searched with every pattern: a text made of anchors ("dan dan dan") costs a bounded scan. */
+const ANCHOR_BUDGET = 4096;
+const ANCHOR_BUDGET_PER_WINDOW = 16;
+
+/**
+ * One scan of a view for the anchors of every signal (one regex of them all, each occurrence found),
+ * instead of each pattern run over each window: most windows hold the anchors of few signals or none.
+ * Anchors that start with another anchor are folded into it, so at most one anchor starts at a place.
+ */
+export function threatSignalAnchors(signals: readonly ThreatSignal[] = THREAT_SIGNALS): ThreatSignalAnchors {
+  const all = signals.length > 31 ? -1 : signals.length === 31 ? 0x7fffffff : (1 << signals.length) - 1;
+  let always = signals.length > 31 ? -1 : 0;
+  const masks = new Map<string, number>();
+  signals.forEach((signal, i) => {
+    if (i >= 31) return;
+    if (signal.anchors === undefined || signal.anchors.length === 0) always |= 1 << i;
+    else for (const anchor of signal.anchors) masks.set(anchor, (masks.get(anchor) ?? 0) | (1 << i));
+  });
+  const roots: string[] = [];
+  for (const anchor of [...masks.keys()].sort()) {
+    const root = roots.at(-1);
+    if (root !== undefined && anchor.startsWith(root)) masks.set(root, masks.get(root)! | masks.get(anchor)!);
+    else roots.push(anchor);
+  }
+  // The roots by a 16-bit hash of their first three code units (every anchor has three or more): at
+  // most places of a text one table read rules them all out (a regex of them all cost 9 ns a character).
+  const SHORTEST = 3;
+  const keyOf = (c0: number, c1: number, c2: number) => (Math.imul(c0, 0x9e3779b1) ^ Math.imul(c1, 0x85ebca6b) ^ Math.imul(c2, 0xc2b2ae35)) >>> 16;
+  /** 1 + the index in `lists` of the roots with this key, 0 for none. */
+  const listOfKey = new Uint16Array(1 << 16);
+  const lists: Array<Array<{ codes: Uint16Array; mask: number }>> = [];
+  for (const root of roots) {
+    if (root.length < SHORTEST) throw new RangeError(`a signal anchor needs ${SHORTEST} or more characters: ${JSON.stringify(root)}`);
+    const key = keyOf(root.charCodeAt(0), root.charCodeAt(1), root.charCodeAt(2));
+    if (listOfKey[key] === 0) listOfKey[key] = lists.push([]);
+    lists[listOfKey[key]! - 1]!.push({ codes: Uint16Array.from(root, (_, i) => root.charCodeAt(i)), mask: masks.get(root)! });
+  }
+  /** The root that starts at `at` (roots do not start with one another: at most one), or undefined. */
+  const rootAt = (text: string, at: number, list: ReadonlyArray<{ codes: Uint16Array; mask: number }>) => {
+    for (const root of list) {
+      const codes = root.codes;
+      if (at + codes.length > text.length) continue;
+      let k = SHORTEST;
+      while (k < codes.length && text.charCodeAt(at + k) === codes[k]) k++;
+      if (k === codes.length && text.charCodeAt(at) === codes[0] && text.charCodeAt(at + 1) === codes[1] && text.charCodeAt(at + 2) === codes[2]) return root;
+    }
+    return undefined;
+  };
+  return {
+    windowMasks: (text, starts, windowChars) => {
+      const out = new Int32Array(starts.length).fill(always);
+      if (always === all || roots.length === 0) return out;
+      const budget = ANCHOR_BUDGET + ANCHOR_BUDGET_PER_WINDOW * starts.length;
+      const end = (k: number) => Math.min(text.length, starts[k]! + windowChars);
+      let first = 0;
+      let found = 0;
+      let c1 = text.charCodeAt(0);
+      let c2 = text.charCodeAt(1);
+      for (let at = 0; at + SHORTEST <= text.length; at++) {
+        const c0 = c1;
+        c1 = c2;
+        c2 = text.charCodeAt(at + 2);
+        const list = listOfKey[keyOf(c0, c1, c2)]!;
+        if (list === 0) continue;
+        const hit = rootAt(text, at, lists[list - 1]!);
+        if (hit === undefined) continue;
+        if (++found > budget) {
+          // Every window that the scan has not passed yet is searched with every pattern.
+          for (let k = first; k < starts.length; k++) if (end(k) > at) out[k] = all;
+          break;
+        }
+        const until = at + hit.codes.length;
+        while (first < starts.length && end(first) <= at) first++;
+        for (let k = first; k < starts.length && starts[k]! <= at; k++) if (until <= end(k)) out[k]! |= hit.mask;
+      }
+      return out;
+    },
+  };
 }

@@ -1,12 +1,27 @@
 import t from 'tap';
 import { adversarialFamilies } from '@palisade/detectors/testing';
-import { ADVERSARIAL_LARGE, ADVERSARIAL_SMALL, adversarialTargetMet, formatAdversarialResults, runAdversarialSuite, verdict } from './adversarial.js';
+import { proseFamilies } from './adversarial-prose.js';
+import { ADVERSARIAL_LARGE, ADVERSARIAL_SMALL, adversarialTargetMet, benchFamilies, formatAdversarialResults, runAdversarialSuite, verdict } from './adversarial.js';
 
 t.test('every family builds exactly the size asked for, at both sizes', async (t) => {
-  for (const family of adversarialFamilies()) {
+  for (const family of benchFamilies()) {
     t.equal(family.build(ADVERSARIAL_SMALL).length, ADVERSARIAL_SMALL, family.name);
   }
   t.equal(adversarialFamilies()[0]!.build(ADVERSARIAL_LARGE).length, ADVERSARIAL_LARGE);
+  t.equal(proseFamilies()[0]!.build(ADVERSARIAL_LARGE).length, ADVERSARIAL_LARGE);
+});
+
+t.test('the suite has a real-text family: the same prose in English, Russian and German on every run', async (t) => {
+  const prose = benchFamilies().filter((f) => f.name.startsWith('prose'));
+  t.same(prose.map((f) => f.name), ['prose en+ru+de']);
+  const text = prose[0]!.build(ADVERSARIAL_SMALL);
+  t.equal(text, prose[0]!.build(ADVERSARIAL_SMALL), 'deterministic');
+  t.match(text, /the team|the committee/, 'English');
+  t.match(text, /[а-яё]{4,} [а-яё]{4,}/, 'Russian');
+  t.match(text, /\b(die|der|das) [A-ZÄÖÜ][a-zäöüß]+/, 'German');
+  // Prose, not a run: most of a window's words differ.
+  const words = text.slice(0, 1024).split(/\s+/);
+  t.ok(new Set(words).size > words.length / 2, `${new Set(words).size} distinct of ${words.length} words`);
 });
 
 t.test('verdict: linear passes, quadratic or over 100 ms per MiB misses', async (t) => {

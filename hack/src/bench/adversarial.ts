@@ -1,8 +1,10 @@
 // The bench's adversarial suite: every CPU detector on generated inputs built to make a scanner go
-// quadratic (detectors/src/testing/adversarial-inputs.ts), at 64 KiB and 1 MiB. A linear detector
+// quadratic (detectors/src/testing/adversarial-inputs.ts) and on prose (adversarial-prose.ts), at 64 KiB
+// and 1 MiB. A linear detector
 // takes about 16 times longer on the larger input; the target fails when a 1 MiB input takes more than
 // 100 ms or the ratio exceeds 20 (a quadratic scan shows a ratio near 256).
 import { adversarialFamilies, type AdversarialFamily } from '@palisade/detectors/testing';
+import { proseFamilies } from './adversarial-prose.js';
 
 export const ADVERSARIAL_SMALL = 64 * 1024;
 export const ADVERSARIAL_LARGE = 1024 * 1024;
@@ -59,6 +61,11 @@ async function best(subject: AdversarialSubject, text: string, rounds: number, g
   return ms;
 }
 
+/** The generated families and the real-text ones (adversarial-prose.ts). */
+export function benchFamilies(): AdversarialFamily[] {
+  return [...adversarialFamilies(), ...proseFamilies()];
+}
+
 export function verdict(smallMs: number, largeMs: number): { ratio: number; ok: boolean } {
   // Under a millisecond the small run is mostly timer and call overhead: the ratio would say nothing.
   const ratio = largeMs / Math.max(smallMs, 1);
@@ -67,7 +74,7 @@ export function verdict(smallMs: number, largeMs: number): { ratio: number; ok: 
 
 export async function runAdversarialSuite(subjects: readonly AdversarialSubject[], options: AdversarialOptions = {}): Promise<AdversarialResult[]> {
   const filter = options.families;
-  const families: AdversarialFamily[] = adversarialFamilies().filter((f) => !filter?.length || filter.some((part) => f.name.includes(part)));
+  const families: AdversarialFamily[] = benchFamilies().filter((f) => !filter?.length || filter.some((part) => f.name.includes(part)));
   const rounds = Math.max(1, options.rounds ?? 3);
   const results: AdversarialResult[] = [];
   for (const family of families) {
