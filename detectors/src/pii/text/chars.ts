@@ -22,11 +22,21 @@ export const isAsciiLetter = (c: number): boolean => c < 128 && (ASCII[c]! & LET
 
 export const isCyrillic = (c: number): boolean => c >= 0x400 && c <= 0x4ff;
 
-/** A letter of any script (Latin and Cyrillic answered without a regex). */
+/**
+ * Letters below U+3000 (Latin with its accents, Greek, Cyrillic, Hebrew, Arabic, Indic…), looked up:
+ * a regex test per character made German or French prose several times slower to scan than English.
+ * Filled once here, never written after; the whole Cyrillic block counts as letters.
+ */
+const TABLE_END = 0x3000;
+const LETTERS = new Uint8Array(TABLE_END);
+for (let c = 0; c < TABLE_END; c++) {
+  LETTERS[c] = (c < 128 ? isAsciiLetter(c) : isCyrillic(c) || (c >= 0xaa && OTHER_LETTER.test(String.fromCharCode(c)))) ? 1 : 0;
+}
+
+/** A letter of any script. */
 export function isLetter(c: number): boolean {
-  if (c < 128) return isAsciiLetter(c);
-  if (isCyrillic(c)) return true;
-  return c >= 0xaa && OTHER_LETTER.test(String.fromCharCode(c));
+  if (c < TABLE_END) return LETTERS[c] === 1;
+  return OTHER_LETTER.test(String.fromCharCode(c));
 }
 
 export const isAsciiAlnum = (c: number): boolean => c < 128 && (ASCII[c]! & (DIGIT | LETTER)) !== 0;

@@ -23,3 +23,11 @@ t.test('gaps say how neighbouring groups are joined', async (t) => {
   t.same(gapsOf('12  34'), [Gap.Other], 'two spaces end a number');
   t.same(gapsOf('12 abc 34'), [Gap.Other]);
 });
+
+t.test('many groups: every one indexed, in order', async (t) => {
+  const text = Array.from({ length: 5_000 }, (_, i) => String(i)).join(' ');
+  const index = indexDigitGroups(text);
+  t.equal(index.count, 5_000);
+  t.equal(text.slice(index.starts[4_999]!, index.ends[4_999]!), '4999');
+  t.ok(index.gaps.every((gap) => gap === Gap.Space));
+});

@@ -9,26 +9,52 @@
 // Mask (our choice): the whole span becomes "[SYSTEM_PROMPT]".
 import type { PiiCandidate, PiiRule } from '../rule.js';
 import { isWordChar } from '../text/chars.js';
+import { Int32List } from '../text/int32-list.js';
 
 export const LEAK_MIN_WORDS = 8;
 const SHORT_PROMPT_MIN_WORDS = 5;
 const SHORT_PROMPT_MIN_CHARS = 30;
 const MAX_GAP_WORDS = 3;
 
+/**
+ * The words of a text, in order. Words of the answer the prompt does not have can never be part of a
+ * copy: a run of them is one entry (id -1) whose weight is the number of words it stands for, so a long
+ * answer that quotes nothing costs a scan and almost no entries.
+ */
 interface Words {
-  starts: number[];
-  ends: number[];
-  /** Vocabulary ids; -1 for words of the answer the prompt does not have. */
-  ids: number[];
+  starts: Int32Array;
+  ends: Int32Array;
+  /** Vocabulary ids; -1 for a run of words the prompt does not have. */
+  ids: Int32Array;
+  /** Words each entry stands for: 1, or the length of an unknown run. */
+  weights: Int32Array;
+}
+
+/** A number for a word's code units, so an answer's words are looked up without cutting each out. */
+function wordHash(codes: string, start: number, end: number): number {
+  let hash = 0;
+  for (let i = start; i < end; i++) hash = (Math.imul(hash, 31) + codes.charCodeAt(i)) | 0;
+  return hash;
 }
 
 function readWords(text: string, vocabulary: Map<string, number>, grow: boolean): Words {
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const ids: number[] = [];
+  const starts = new Int32List();
+  const ends = new Int32List();
+  const ids = new Int32List();
+  const weights = new Int32List();
+  let unknownRun = 0;
+  const entry = (start: number, end: number, id: number, weight: number) => {
+    starts.push(start);
+    ends.push(end);
+    ids.push(id);
+    weights.push(weight);
+  };
   // Lower-casing the whole text once is cheaper than word by word, when it keeps every offset.
   const lower = text.toLowerCase();
   const sameOffsets = lower.length === text.length;
+  // Most words of an answer are not the prompt's: only a word whose hash a prompt word has is cut out
+  // and looked up (cutting out every word of a long answer was most of this rule's time).
+  const known = !grow && sameOffsets ? new Set([...vocabulary.keys()].map((word) => wordHash(word, 0, word.length))) : undefined;
   let i = 0;
   while (i < text.length) {
     if (!isWordChar(text.charCodeAt(i))) {
@@ -37,45 +63,58 @@ function readWords(text: string, vocabulary: Map<string, number>, grow: boolean)
     }
     const start = i;
     while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
-    const word = sameOffsets ? lower.slice(start, i) : text.slice(start, i).toLowerCase();
-    let id = vocabulary.get(word);
-    if (id === undefined && grow) {
-      id = vocabulary.size;
-      vocabulary.set(word, id);
+    let id: number | undefined;
+    if (!known || known.has(wordHash(lower, start, i))) {
+      const word = sameOffsets ? lower.slice(start, i) : text.slice(start, i).toLowerCase();
+      id = vocabulary.get(word);
+      if (id === undefined && grow) {
+        id = vocabulary.size;
+        vocabulary.set(word, id);
+      }
     }
-    starts.push(start);
-    ends.push(i);
-    ids.push(id ?? -1);
+    if (id === undefined) {
+      unknownRun++;
+      continue;
+    }
+    if (unknownRun > 0) entry(-1, -1, -1, unknownRun);
+    unknownRun = 0;
+    entry(start, i, id, 1);
   }
-  return { starts, ends, ids };
+  if (unknownRun > 0) entry(-1, -1, -1, unknownRun);
+  return { starts: starts.view(), ends: ends.view(), ids: ids.view(), weights: weights.view() };
 }
 
 const BASE = 1_000_003;
 const MOD = 2_147_483_647;
 
-/** Rolling polynomial hashes of every window of k ids; windows holding an unknown word (-1) are NaN. */
-function windowHashes(ids: readonly number[], k: number): Float64Array {
+/**
+ * Rolling polynomial hashes of every window of k ids; windows holding an unknown word (-1) are NaN.
+ * The hash rolls only within runs of known words: an answer's words are mostly not the prompt's, and
+ * those cost nothing.
+ */
+function windowHashes(ids: Int32Array, k: number): Float64Array {
   const hashes = new Float64Array(Math.max(0, ids.length - k + 1)).fill(Number.NaN);
   let power = 1;
   for (let i = 1; i < k; i++) power = (power * BASE) % MOD;
   let hash = 0;
-  let unknown = 0;
+  let run = 0;
   // Products stay below 2^53: hash < 2^31 and BASE < 2^20; (id + 1) * power < 2^20 * 2^31.
   for (let i = 0; i < ids.length; i++) {
-    if (i >= k) {
-      const old = ids[i - k]!;
-      if (old < 0) unknown--;
-      hash = (hash - (((old + 1) * power) % MOD) + MOD) % MOD;
-    }
     const id = ids[i]!;
-    if (id < 0) unknown++;
+    if (id < 0) {
+      hash = 0;
+      run = 0;
+      continue;
+    }
+    if (run >= k) hash = (hash - (((ids[i - k]! + 1) * power) % MOD) + MOD) % MOD;
     hash = (hash * BASE + (id + 1)) % MOD;
-    if (i >= k - 1 && unknown === 0) hashes[i - k + 1] = hash;
+    run++;
+    if (run >= k) hashes[i - k + 1] = hash;
   }
   return hashes;
 }
 
-function sameWindow(a: readonly number[], i: number, b: readonly number[], j: number, k: number): boolean {
+function sameWindow(a: Int32Array, i: number, b: Int32Array, j: number, k: number): boolean {
   for (let x = 0; x < k; x++) if (a[i + x] !== b[j + x]) return false;
   return true;
 }
@@ -124,9 +163,10 @@ export function findPromptLeaks(answer: string, prompt: string): PiiCandidate[] 
       if (covered[w]) {
         last = w;
         gap = 0;
-      } else if (++gap > MAX_GAP_WORDS) break;
+      } else if ((gap += target.weights[w]!) > MAX_GAP_WORDS) break;
     }
-    const words = last - first + 1;
+    let words = 0;
+    for (let x = first; x <= last; x++) words += target.weights[x]!;
     const score = words >= 20 || words >= total / 2 ? 0.95 : 0.8;
     out.push({ start: target.starts[first]!, end: target.ends[last]!, score });
     w = last + 1;
