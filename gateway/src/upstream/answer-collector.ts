@@ -105,13 +105,12 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
       this.tap = this.options.onStreamStart({ status: statusCode, headers: forwardableResponseHeaders(headers, { decoded: false }), contentType: this.contentType, format });
     }
   }
+
   /** The answer's stream format by its content type; a 2xx plain JSON answer in the format asked for. */
   private streamFormat(): StreamFormat | undefined {
-    const labelled = streamFormatOf(this.contentType);
-    if (labelled || this.options.expectedStream === undefined || this.status < 200 || this.status >= 300) return labelled;
-    return /^application\/json\s*(;|$)/i.test(this.contentType) ? this.options.expectedStream : undefined;
+    const success = this.status >= 200 && this.status < 300;
+    return streamFormatOf(this.contentType, success ? this.options.expectedStream : undefined);
   }
-
 
   onResponseData(controller: Controller, chunk: Buffer): void {
     this.size += chunk.length;

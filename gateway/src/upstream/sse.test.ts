@@ -44,6 +44,9 @@ t.test('stream formats by content type', async (t) => {
   t.equal(streamFormatOf('TEXT/EVENT-STREAM'), 'sse');
   t.equal(streamFormatOf('application/x-ndjson'), 'ndjson');
   t.equal(streamFormatOf('application/json'), undefined);
+  t.equal(streamFormatOf('application/jsonl'), 'ndjson', 'not taken for JSON by its prefix');
+  t.equal(streamFormatOf('application/json; charset=utf-8', 'ndjson'), 'ndjson', 'JSON read as the NDJSON stream asked for');
+  t.equal(streamFormatOf('Application/JSON', 'ndjson'), 'ndjson');
   t.equal(streamFormatOf(undefined), undefined);
 });
 

@@ -21,11 +21,20 @@ export interface SseEvent {
 
 const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines']);
 
-/** The stream format a response content type announces, or undefined for a plain body. */
-export function streamFormatOf(contentType: string | undefined): StreamFormat | undefined {
-  // Most answers are JSON: decided without splitting or lower-casing.
-  if (contentType === undefined || contentType.startsWith('application/json')) return undefined;
+const JSON_TYPE = 'application/json';
+
+/**
+ * The stream format a response content type announces, or undefined for a plain body. `json`: how a
+ * plain `application/json` body is read (an NDJSON stream the request asked for, as gRPC-gateway
+ * servers label theirs), by default as no stream.
+ */
+export function streamFormatOf(contentType: string | undefined, json?: 'ndjson'): StreamFormat | undefined {
+  if (contentType === undefined) return undefined;
+  // Most answers are JSON: decided without splitting or lower-casing (`application/jsonl` is not JSON).
+  const after = contentType.charCodeAt(JSON_TYPE.length);
+  if (contentType.startsWith(JSON_TYPE) && (Number.isNaN(after) || after === 59 /* ; */ || after === 32)) return json;
   const mime = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  if (mime === JSON_TYPE) return json;
   if (mime === 'text/event-stream') return 'sse';
   return NDJSON_TYPES.has(mime) ? 'ndjson' : undefined;
 }
