@@ -95,6 +95,8 @@ t.test('admin errors in Russian: zod and catalogue texts translated, texts writt
   t.equal(renderAdminError(new PalisadeError('NOT_FOUND', { message: 'exporter e1 not found' }), 'ru').error.message, 'exporter e1 not found');
   const written = new PalisadeError('VALIDATION_ERROR', { message: 'Invalid to: must not be before from', details: [{ path: 'to', message: 'must not be before from' }] });
   t.same(renderAdminError(written, 'ru').error.details, [{ path: 'to', message: 'must not be before from' }]);
+  const named = new PalisadeError('VALIDATION_ERROR', { message: 'Invalid x: constructor', details: [{ path: 'x', message: 'constructor' }] });
+  t.same(renderAdminError(named, 'ru').error.details, [{ path: 'x', message: 'constructor' }], "a message that names an object's own property is kept as written");
 });
 
 t.test('the language of a request: Accept-Language by q-value, English otherwise', async (t) => {

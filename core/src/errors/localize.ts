@@ -6,6 +6,7 @@ import type { Language } from '../i18n/language.js';
 import { ERROR_CATALOGUE, type ErrorCode } from './catalogue.js';
 import { FIELD_MESSAGES_RU } from './field-messages-ru.js';
 import type { FieldIssue, PalisadeError } from './palisade-error.js';
+import { zodIssues } from './zod-issues.js';
 
 const CATALOGUE_RU: Record<ErrorCode, string> = {
   NO_BACKEND_CONFIGURED: 'Для этого запроса не настроен бэкенд',
@@ -61,32 +62,31 @@ export function russianIssueMessage(issue: core.$ZodIssue): string {
 export function localizedAdminError(error: PalisadeError, language: Language): { message: string; details?: FieldIssue[] } {
   const details = Array.isArray(error.details) ? (error.details as FieldIssue[]) : undefined;
   if (language === 'en') return details ? { message: error.message, details } : { message: error.message };
+  if (details === undefined) return { message: russianMessage(error) };
   const issues = zodIssuesOf(error, details);
-  const translated = details?.map((detail, i) => ({ path: detail.path, message: russianFieldMessage(detail.message, issues?.[i]) }));
-  return translated ? { message: russianMessage(error, translated), details: translated } : { message: russianMessage(error) };
+  const translated = details.map((detail, i) => ({ path: detail.path, message: russianFieldMessage(detail.message, issues?.[i]) }));
+  return { message: russianMessage(error, details[0], translated[0]), details: translated };
 }
 
 /** The zod issues behind the details, when the details are those issues (toPalisadeError's zodIssues). */
-function zodIssuesOf(error: PalisadeError, details: FieldIssue[] | undefined): readonly core.$ZodIssue[] | undefined {
-  if (!(error.cause instanceof ZodError) || details === undefined) return undefined;
-  const issues = error.cause.issues;
-  const same = details.length === issues.length
-    && details.every((detail, i) => detail.path === issues[i]!.path.map(String).join('.') && detail.message === issues[i]!.message);
-  return same ? issues : undefined;
+function zodIssuesOf(error: PalisadeError, details: FieldIssue[]): readonly core.$ZodIssue[] | undefined {
+  if (!(error.cause instanceof ZodError)) return undefined;
+  const fromCause = zodIssues(error.cause);
+  const same = details.length === fromCause.length && details.every((detail, i) => detail.path === fromCause[i]!.path && detail.message === fromCause[i]!.message);
+  return same ? error.cause.issues : undefined;
 }
 
 function russianFieldMessage(message: string, issue: core.$ZodIssue | undefined): string {
-  const own = FIELD_MESSAGES_RU[message];
-  if (own !== undefined) return own;
+  // Own keys only: a message such as "constructor" must not read the object's prototype.
+  if (Object.hasOwn(FIELD_MESSAGES_RU, message)) return FIELD_MESSAGES_RU[message]!;
   return issue ? russianIssueMessage(issue) : message;
 }
 
-function russianMessage(error: PalisadeError, details?: FieldIssue[]): string {
+function russianMessage(error: PalisadeError, first?: FieldIssue, firstTranslated?: FieldIssue): string {
   if (error.texts) return error.texts.ru;
   if (error.message === ERROR_CATALOGUE[error.code].message) return CATALOGUE_RU[error.code];
   // The summary a validation failure carries: `Invalid <path>: <its first field message>`.
-  const first = error.code === 'VALIDATION_ERROR' && Array.isArray(error.details) ? (error.details as FieldIssue[])[0] : undefined;
-  if (first && details?.[0] && error.message === `Invalid ${first.path || 'body'}: ${first.message}`)
-    return `Неверное значение ${first.path ? `поля ${first.path}` : 'тела запроса'}: ${details[0].message}`;
+  if (error.code === 'VALIDATION_ERROR' && first && firstTranslated && error.message === `Invalid ${first.path || 'body'}: ${first.message}`)
+    return `Неверное значение ${first.path ? `поля ${first.path}` : 'тела запроса'}: ${firstTranslated.message}`;
   return error.message;
 }

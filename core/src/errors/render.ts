@@ -2,6 +2,7 @@ import { ZodError } from 'zod';
 import type { Language } from '../i18n/language.js';
 import { localizedAdminError } from './localize.js';
 import { PalisadeError, isPalisadeError, type FieldIssue } from './palisade-error.js';
+import { zodIssues } from './zod-issues.js';
 
 /** The gateway's error body of the spec: `{ error: { code, message, type, trace_id, details?, reasons?, retry_after? } }`. */
 export interface GatewayErrorBody {
@@ -21,13 +22,6 @@ export interface AdminErrorBody {
   error: { code: string; message: string; details?: FieldIssue[] };
 }
 
-/** Turns a zod failure into field issues whose path names the field, e.g. `config.max_retries`. */
-export function zodIssues(error: ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-}
 
 /** Any thrown value as a PalisadeError; unknown errors become INTERNAL_ERROR with the original as cause. */
 export function toPalisadeError(error: unknown): PalisadeError {
