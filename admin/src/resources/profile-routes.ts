@@ -20,10 +20,9 @@ function warnAbout(reply: FastifyReply, profile: Profile): Profile {
 }
 
 export function registerProfileRoutes(kit: ResourceRouteKit, profiles: ProfileOperations, store: ResourceStore): void {
-  const doc = { tags: ['profiles'], records: store.profiles, model: Profile, answer: warnAbout };
+  const doc = { path: '/api/v1/profiles', tags: ['profiles'], records: store.profiles, model: Profile, answer: warnAbout };
   registerCrudRoutes(kit, {
     ...doc,
-    path: '/api/v1/profiles',
     summaries: {
       list: 'List security profiles',
       create: 'Create a security profile (DRAFT) for an ACTIVE provider',
@@ -37,5 +36,5 @@ export function registerProfileRoutes(kit: ResourceRouteKit, profiles: ProfileOp
     updateBody: ProfileUpdate,
     operations: profiles,
   });
-  registerLifecycleMoves(kit, { ...doc, path: '/api/v1/profiles', noun: 'a security profile' }, profiles);
+  registerLifecycleMoves(kit, { ...doc, noun: 'a security profile' }, profiles);
 }

@@ -12,10 +12,9 @@ export type CheckHealth = (providerId: string, tenantId: string, performedBy: st
 const HealthQuery = TenantQuery.extend({ performed_by: z.string().min(1).max(255).optional() });
 
 export function registerProviderRoutes(kit: ResourceRouteKit, providers: ProviderOperations, store: ResourceStore, checkHealth: CheckHealth): void {
-  const doc = { tags: ['providers'], records: store.providers, model: Provider };
+  const doc = { path: '/api/v1/providers', tags: ['providers'], records: store.providers, model: Provider };
   registerCrudRoutes(kit, {
     ...doc,
-    path: '/api/v1/providers',
     summaries: { list: 'List providers (upstream secrets masked)', create: 'Create a provider (DRAFT)', get: 'Get a provider', update: 'Update a provider', delete: 'Delete a provider' },
     descriptions: { update: 'provider_type and match_type are immutable; an ARCHIVED provider is read-only (409); an ACTIVE one applies the change at once.' },
     listQuery: StatusListQuery,
@@ -23,7 +22,7 @@ export function registerProviderRoutes(kit: ResourceRouteKit, providers: Provide
     updateBody: ProviderUpdate,
     operations: providers,
   });
-  registerLifecycleMoves(kit, { ...doc, path: '/api/v1/providers', noun: 'a provider' }, providers);
+  registerLifecycleMoves(kit, { ...doc, noun: 'a provider' }, providers);
   kit.app.post('/api/v1/providers/:id/health-check', {
     ...kit.write,
     schema: routeSchema({ tags: doc.tags, summary: 'Run a health check now', description: 'The result is also stored on the provider (health_status, health_latency_ms, health_error_message, health_checked_at).', params: IdParams, querystring: HealthQuery, response: { 200: ProviderHealthCheck } }),
