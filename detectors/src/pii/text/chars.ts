@@ -1,6 +1,7 @@
 // Character classes of the hand-written scanners, on UTF-16 code units (charCodeAt).
+import { THREAT_CHAR, THREAT_CHAR_TABLE } from '../../threat/char-classes.js';
 
-/** Any letter, for the rare code units outside Latin and Cyrillic. Not global: `test` keeps no state. */
+/** Any letter beyond the BMP table (a code point, not a code unit). Not global: `test` keeps no state. */
 const OTHER_LETTER = /\p{L}/u;
 
 /** Class bits of the ASCII characters, looked up in the hot loops; filled once here, never written after. */
@@ -23,20 +24,16 @@ export const isAsciiLetter = (c: number): boolean => c < 128 && (ASCII[c]! & LET
 export const isCyrillic = (c: number): boolean => c >= 0x400 && c <= 0x4ff;
 
 /**
- * Letters below U+3000 (Latin with its accents, Greek, Cyrillic, Hebrew, Arabic, Indic…), looked up:
- * a regex test per character made German or French prose several times slower to scan than English.
- * Filled once here, never written after; the whole Cyrillic block counts as letters.
+ * A letter of any script. Read from the detectors' one table of BMP character classes (built once from
+ * the Unicode property regexes): a regex test per character made German or French prose several times
+ * slower to scan than English. The whole Cyrillic block counts as letters.
  */
-const TABLE_END = 0x3000;
-const LETTERS = new Uint8Array(TABLE_END);
-for (let c = 0; c < TABLE_END; c++) {
-  LETTERS[c] = (c < 128 ? isAsciiLetter(c) : isCyrillic(c) || (c >= 0xaa && OTHER_LETTER.test(String.fromCharCode(c)))) ? 1 : 0;
-}
-
-/** A letter of any script. */
 export function isLetter(c: number): boolean {
-  if (c < TABLE_END) return LETTERS[c] === 1;
-  return OTHER_LETTER.test(String.fromCharCode(c));
+  if (c < 128) return isAsciiLetter(c);
+  if (isCyrillic(c)) return true;
+  if (c < 0xaa) return false;
+  if (c < 0x10000) return (THREAT_CHAR_TABLE[c]! & THREAT_CHAR.letter) !== 0;
+  return OTHER_LETTER.test(String.fromCodePoint(c));
 }
 
 export const isAsciiAlnum = (c: number): boolean => c < 128 && (ASCII[c]! & (DIGIT | LETTER)) !== 0;
