@@ -53,7 +53,9 @@ t.test('concurrent prompts spread over the workers and all come back', async (t)
 
 t.test('a long prompt holds up only its own worker: the prompts behind it go to the free one', async (t) => {
   const finished: string[] = [];
-  const long = 'Please summarise these notes about the quarterly report and its figures. '.repeat(3_000);
+  // Long enough to outlast six short prompts on a loaded machine now that features are cheaper
+  // (225,000 characters no longer always did), and under the detector's 1,000,000-character limit.
+  const long = 'Please summarise these notes about the quarterly report and its figures. '.repeat(12_000);
   const all = [pool.score(long).then(() => finished.push('long'))];
   for (let i = 0; i < 6; i++) all.push(pool.score(PROMPTS[i % 3]!).then(() => finished.push(`short ${i}`)));
   t.equal(pool.stats().inFlight, 7, 'queued in the pool until a worker is free');
