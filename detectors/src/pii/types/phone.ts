@@ -100,17 +100,56 @@ const NO_WINDOWS: readonly Window[] = [];
 const shapeCode = (code: number, length: number) => code * 16 + Math.min(length, 15);
 const NATIONAL_SHAPE_CODES = new Set([...NATIONAL_SHAPES].map((shape) => shape.split('-').reduce((code, length) => shapeCode(code, Number(length)), 0)));
 
+/** Whether a window may end at group j: where the chain ends or at a space, and not before a pair of
+ * digits that carries the number on ("+7 999 999 99 99 99 99" is no phone), nor inside "2024-01-15". */
+function endsWindow(index: DigitIndex, j: number): boolean {
+  const next = j + 1 < index.count ? index.gaps[j]! : Gap.Other;
+  if (next === Gap.Other) return true;
+  return next === Gap.Space && index.ends[j + 1]! - index.starts[j + 1]! !== 2;
+}
+
+/**
+ * Facts of each group, computed once per text: the digits of all groups before it, and the first group
+ * at or after it where a window may end. With them a start that cannot reach a phone's digit count, or
+ * has no place to end within reach, is dismissed without walking its chain: runs of short groups
+ * ("7 7 7 …", "00 41 00 41 …") otherwise cost a walk of six groups, with its checks, per group.
+ */
+interface ChainFacts {
+  digitsBefore: Int32Array;
+  nextEnding: Int32Array;
+}
+
+function chainFacts(index: DigitIndex): ChainFacts {
+  const { starts, ends, count } = index;
+  const digitsBefore = new Int32Array(count + 1);
+  for (let g = 0; g < count; g++) digitsBefore[g + 1] = digitsBefore[g]! + ends[g]! - starts[g]!;
+  const nextEnding = new Int32Array(count);
+  let next = count;
+  for (let j = count - 1; j >= 0; j--) {
+    if (endsWindow(index, j)) next = j;
+    nextEnding[j] = next;
+  }
+  return { digitsBefore, nextEnding };
+}
+
+/** The "(0)" of "+41 (0)44 …": a trunk prefix dialled only at home, not part of the number. */
+function isTrunkZero(text: string, index: DigitIndex, g: number, j: number): boolean {
+  const start = index.starts[j]!;
+  return j > g && j < g + 3 && index.ends[j]! - start === 1 && text.charCodeAt(start) === 48 && text.charCodeAt(start - 1) === 40 && text.charCodeAt(index.ends[j]!) === 41;
+}
+
 /**
  * The windows starting at group g, longest first: up to six groups joined by phone punctuation with a
  * digit count a phone can have. A first pass only counts, so chains of short groups ("1 1 1 1…") cost
  * no allocation at all.
  */
-function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number, plus: boolean, exitDigits = 0): readonly Window[] {
+function windowsAt(text: string, index: DigitIndex, facts: ChainFacts, g: number, spanStart: number, plus: boolean, exitDigits = 0): readonly Window[] {
   const { starts, ends, gaps } = index;
   const maxDigits = (plus ? MAX_DIGITS : MAX_NATIONAL) + exitDigits;
   const minDigits = plus ? MIN_INTERNATIONAL : MIN_NATIONAL;
-  // The "(0)" of "+41 (0)44 …" is a trunk prefix dialled only at home: it is not part of the number.
-  const trunkZero = (j: number) => plus && j > g && j < g + 3 && ends[j]! - starts[j]! === 1 && text.charCodeAt(starts[j]!) === 48 && text.charCodeAt(starts[j]! - 1) === 40 && text.charCodeAt(ends[j]!) === 41;
+  // At most MAX_GROUPS groups, plus a skipped trunk zero: beyond that no window can reach.
+  const reach = Math.min(g + MAX_GROUPS + 1, index.count);
+  if (facts.digitsBefore[reach]! - facts.digitsBefore[g]! < minDigits || facts.nextEnding[g]! >= reach) return NO_WINDOWS;
   let skipped = -1;
   let count = 0;
   let dots = false;
@@ -128,7 +167,7 @@ function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number
       // Dots join phone groups only when every join is a dot ("415.555.2671").
       if (dots && others) break;
     }
-    if (skipped === -1 && trunkZero(j)) {
+    if (skipped === -1 && plus && isTrunkZero(text, index, g, j)) {
       skipped = j;
       continue;
     }
@@ -139,11 +178,7 @@ function windowsAt(text: string, index: DigitIndex, g: number, spanStart: number
     // Without "+", only the forms judge() can accept are worth building: a trunk-prefixed number of 11
     // digits, one run of digits, or a national grouping ("4111 4111 4111" is none of them).
     if (!plus && !(trunk && count === 11) && j > g && !NATIONAL_SHAPE_CODES.has(code)) continue;
-    // A window must end where the chain ends or at a space: not inside "2024-01-15" or "1.2.3", and not
-    // before a pair of digits that carries the number on ("+7 999 999 99 99 99 99" is no phone).
-    const next = j + 1 < starts.length ? gaps[j]! : Gap.Other;
-    const carriesOn = next === Gap.Space && ends[j + 1]! - starts[j + 1]! === 2;
-    if (next === Gap.Other || (next === Gap.Space && !carriesOn)) (endings ??= []).push(j);
+    if (endsWindow(index, j)) (endings ??= []).push(j);
   }
   if (!endings) return NO_WINDOWS;
   const windows: Window[] = [];
@@ -241,6 +276,7 @@ export const phoneRule: PiiRule = {
   scan(input: PiiScanInput) {
     const { text } = input;
     const index = input.digitGroups();
+    const facts = chainFacts(index);
     const { starts, gaps } = index;
     const regions = regionsFor(input.language);
     const parsed = new Map<string, Parsed | null>();
@@ -269,7 +305,7 @@ export const phoneRule: PiiRule = {
       if (startable) {
         const spanStart = plus || bracket ? groupStart - 1 : groupStart;
         const exit = !plus && !bracket && exitPrefixAt(text, groupStart);
-        for (const w of windowsAt(text, index, g, spanStart, plus || exit, exit ? LONGEST_EXIT : 0)) {
+        for (const w of windowsAt(text, index, facts, g, spanStart, plus || exit, exit ? LONGEST_EXIT : 0)) {
           const score = exit ? judgeExit(input, w, lookup, regions) : judge(input, w, plus, lookup, regions);
           if (score <= 0) continue;
           const end = extensionEnd(text, w.end);

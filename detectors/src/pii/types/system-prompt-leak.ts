@@ -37,6 +37,30 @@ function wordHash(codes: string, start: number, end: number): number {
   return hash;
 }
 
+/** Bits of a word hash that index the filter of the prompt's words. */
+const FILTER_BITS = 16;
+
+/**
+ * The hashes of the prompt's words as a bit filter: one array read dismisses nearly every word of an
+ * answer (a Set lookup per word was most of this rule's time on answers of short words, "7 7 7 …").
+ * A word that passes is then looked up by its text, so a collision costs a lookup, never a wrong id.
+ */
+function knownHashes(vocabulary: Map<string, number>): Uint8Array {
+  const filter = new Uint8Array(1 << (FILTER_BITS - 3));
+  for (const word of vocabulary.keys()) {
+    const slot = filterSlot(wordHash(word, 0, word.length));
+    filter[slot >> 3]! |= 1 << (slot & 7);
+  }
+  return filter;
+}
+
+const filterSlot = (hash: number) => (hash ^ (hash >>> FILTER_BITS)) & ((1 << FILTER_BITS) - 1);
+
+function mayBeKnown(filter: Uint8Array, hash: number): boolean {
+  const slot = filterSlot(hash);
+  return (filter[slot >> 3]! & (1 << (slot & 7))) !== 0;
+}
+
 function readWords(text: string, vocabulary: Map<string, number>, grow: boolean): Words {
   const starts = new Int32List();
   const ends = new Int32List();
@@ -54,7 +78,7 @@ function readWords(text: string, vocabulary: Map<string, number>, grow: boolean)
   const sameOffsets = lower.length === text.length;
   // Most words of an answer are not the prompt's: only a word whose hash a prompt word has is cut out
   // and looked up (cutting out every word of a long answer was most of this rule's time).
-  const known = !grow && sameOffsets ? new Set([...vocabulary.keys()].map((word) => wordHash(word, 0, word.length))) : undefined;
+  const known = !grow && sameOffsets ? knownHashes(vocabulary) : undefined;
   let i = 0;
   while (i < text.length) {
     if (!isWordChar(text.charCodeAt(i))) {
@@ -64,7 +88,7 @@ function readWords(text: string, vocabulary: Map<string, number>, grow: boolean)
     const start = i;
     while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
     let id: number | undefined;
-    if (!known || known.has(wordHash(lower, start, i))) {
+    if (!known || mayBeKnown(known, wordHash(lower, start, i))) {
       const word = sameOffsets ? lower.slice(start, i) : text.slice(start, i).toLowerCase();
       id = vocabulary.get(word);
       if (id === undefined && grow) {
