@@ -178,18 +178,39 @@ function secretValue(text: string, from: number): PiiCandidate | undefined {
   for (let pad = 0; pad < 2 && text.charCodeAt(i) === 61; pad++) i++;
   let end = i;
   while (end > start && (text.charCodeAt(end - 1) === 46 || text.charCodeAt(end - 1) === 44)) end--;
+  // Judged by length before it is cut out: a config repeats short values on every line.
+  if (end - start < MIN_VALUE || end - start > MAX_VALUE) return undefined;
   const value = text.slice(start, end);
-  if (value.length < MIN_VALUE || value.length > MAX_VALUE) return undefined;
   if (value.startsWith('/') || value.startsWith('.') || PLACEHOLDER.test(value) || !looksRandom(value, { require: 'digit' })) return undefined;
   return { start, end, score: 0.7 };
 }
 
+/** The words a secret name ends with, right before its separator (any case). */
+const SEPARATED_WORDS = ['key', 'token', 'secret'];
+
+/** `word` (lower-case ASCII) ends at `end`, in any case. */
+function endsWithWord(text: string, end: number, word: string): boolean {
+  const start = end - word.length;
+  if (start < 0) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = text.charCodeAt(start + i);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
 /**
- * Where a secret name ends: "key", "token", "secret" (then an optional closing quote, blanks and ":",
- * "=" or "=>"), or "bearer " for "Authorization: Bearer …". Literal alternatives and one blank run, so
- * a match attempt never backtracks more than the blanks after one name.
+ * For a ":" or "=" at `at`: where the secret name before it ends, or -1. The name ends in "key",
+ * "token" or "secret", then an optional closing quote and blanks come before the separator. Read
+ * backwards from the separator, so each ":" and "=" of a text costs a few reads (a case-insensitive
+ * regex of these alternatives took most of this rule's time on configs of many short lines).
  */
-const SECRET_SEPARATOR = '(?:key|token|secret)["\'`]?[ \\t]*(?:=>?|:)|bearer ';
+function nameEndBefore(text: string, at: number): number {
+  let end = at;
+  while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
+  if (end > 0 && isQuote(text.charCodeAt(end - 1))) end--;
+  return SEPARATED_WORDS.some((word) => endsWithWord(text, end, word)) ? end : -1;
+}
 
 /** "name: value", "name=value", "\"name\": \"value\"", "name => value", "Bearer value". */
 function namedSecrets(text: string, out: PiiCandidate[]): void {
@@ -200,29 +221,40 @@ function namedSecrets(text: string, out: PiiCandidate[]): void {
     if (known === undefined) names.set(name, (known = secretName(name)));
     return known;
   };
-  const separators = new RegExp(SECRET_SEPARATOR, 'gi');
-  for (let m = separators.exec(text); m !== null; m = separators.exec(text)) {
-    const after = m.index + m[0].length;
-    if (m[0].endsWith(' ')) {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if ((c === 98 || c === 66) && endsWithWord(text, i + BEARER.length, BEARER)) {
       // "Bearer <value>": a word of its own.
-      if (m.index > 0 && isNameChar(text.charCodeAt(m.index - 1))) continue;
+      const start = i;
+      const after = i + BEARER.length;
+      i = after - 1;
+      if (start > 0 && isNameChar(text.charCodeAt(start - 1))) continue;
       const found = secretValue(text, after);
       if (found) out.push({ ...found, score: 0.75 });
       continue;
     }
+    if (c !== 58 && c !== 61) continue;
+    const nameEnd = nameEndBefore(text, i);
+    if (nameEnd < 0) continue;
+    // "=>" is one separator.
+    const after = c === 61 && text.charCodeAt(i + 1) === 62 ? i + 2 : i + 1;
+    i = after - 1;
+    // The value after the separator, past blanks; "Authorization: Bearer …" is read at "Bearer ".
+    // Read before the name: most separators of a text have no secret-like value, and the name costs a cut.
+    let k = after;
+    while (k < text.length && isBlank(text.charCodeAt(k))) k++;
+    if (endsWithWord(text, k + BEARER.length, BEARER)) continue;
+    const found = secretValue(text, k);
+    if (!found) continue;
     // The whole name, back from the end of "key"/"token"/"secret".
-    const nameEnd = m.index + m[0].search(/["'`\s:=]|$/);
     let j = nameEnd;
     while (j > 0 && isNameChar(text.charCodeAt(j - 1)) && nameEnd - j <= MAX_NAME) j--;
     if (nameEnd - j < 5 || nameEnd - j > MAX_NAME || !isSecretName(text.slice(j, nameEnd))) continue;
-    // The value after the separator, past blanks; "Authorization: Bearer …" is read at "Bearer ".
-    let k = after;
-    while (k < text.length && isBlank(text.charCodeAt(k))) k++;
-    if (text.slice(k, k + 7).toLowerCase() === 'bearer ') continue;
-    const found = secretValue(text, k);
-    if (found) out.push(found);
+    out.push(found);
   }
 }
+
+const BEARER = 'bearer ';
 
 const MASK_PREFIXES = [SLACK_WEBHOOK, 'SG.', ...VENDOR_KEYS.map((v) => v.prefix)];
 
