@@ -7,6 +7,7 @@ import { PalisadeError, toPalisadeError } from '@palisade/core';
 import type { Detector, DetectorCallOptions } from '../contract.js';
 import { createThreatSession, type ThreatDevice, type ThreatLogger } from './device.js';
 import { createThreatFeatureExtractor, type ThreatPackedVectors, type ThreatSparseVector } from './features.js';
+import { forEachThreatRun } from './feature-runs.js';
 import { THREAT_LIMITS } from './limits.js';
 import { loadThreatModelFiles, threatModelPath, type ThreatModelMetadata } from './model-files.js';
 import { THREAT_ONNX_INPUTS, THREAT_ONNX_OUTPUTS } from './onnx-graph.js';
@@ -129,30 +130,20 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
 
   const score = async (prompt: string, call: Pick<DetectorCallOptions, 'signal'> = {}): Promise<ThreatScoreResult> => {
     if (closed) throw new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The threat detector is closed' });
-    const windows = extractor.windows(prompt);
-    const signals = new Set<ThreatSignalFamily>();
-    const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
-    // Prompt-level rules come from every window and go into every run, so every window's signals are
-    // found first; the vectors are then computed one run at a time, so a long prompt holds one run's
-    // vectors, not all of them (a 1 MiB prompt's came to about 100 MB).
-    const found = windows.map((w) => {
-      const families = extractor.signals(w);
-      for (const family of families) {
-        signals.add(family);
-        rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
-      }
-      return families;
-    });
-    // The probability is monotone in the highest window logit, so the maximum over chunks equals
-    // the probability of the whole prompt.
+    // The probability is monotone in the highest window logit, so the maximum over runs equals the
+    // probability of the whole prompt.
     let best = 0;
-    for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
-      if (call.signal?.aborted) throw threatAbortError(call.signal);
-      const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
-      const packed = extractor.packedVectors(windows.slice(start, end), found.slice(start, end));
-      best = Math.max(best, await run(packed, end - start, rules));
-    }
-    return { score: best, signals: THREAT_SIGNAL_FAMILIES.filter((f) => signals.has(f)), windows: windows.length };
+    const summary = await forEachThreatRun(
+      extractor,
+      prompt,
+      async (packed, windows, rules) => {
+        best = Math.max(best, await run(packed, windows, rules));
+      },
+      () => {
+        if (call.signal?.aborted) throw threatAbortError(call.signal);
+      },
+    );
+    return { score: best, ...summary };
   };
 
   return {

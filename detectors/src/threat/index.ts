@@ -23,6 +23,7 @@ export {
   type ThreatDeviceInfo,
   type ThreatScoreResult,
 } from './detector.js';
+export { forEachThreatRun, type ThreatRunVisitor, type ThreatRunsSummary } from './feature-runs.js';
 export { createThreatWorkerPool, type ThreatWorkerPool, type ThreatWorkerPoolOptions } from './worker-pool.js';
 export { buildThreatService, type ThreatServiceOptions } from './service.js';
 export {

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { contentPolicySpeedFixture, createContentPolicyEvaluator, createThreatFeatureExtractor, detectPii } from '@palisade/detectors';
+import { contentPolicySpeedFixture, createContentPolicyEvaluator, createThreatFeatureExtractor, detectPii, forEachThreatRun } from '@palisade/detectors';
 import { adversarialTargetMet, formatAdversarialResults, runAdversarialSuite, type AdversarialSubject } from './adversarial.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -40,7 +40,9 @@ async function subjects(): Promise<AdversarialSubject[]> {
     { name: 'pii', run: (text) => detectPii(text, { direction: 'output', language: 'ru', systemPrompt: SYSTEM_PROMPT }) },
     { name: 'content-policy', run: (text) => evaluator.detect({ text, scope: 'input', revision: 'adversarial', policies }) },
     { name: 'normalizer', run: (text) => normalizer.normalize({ text, profile }) },
-    { name: 'threat-features', run: (text) => threat.extract(text) },
+    // The features as the detector computes them: every window's signals, then each run's packed
+    // vectors, dropped before the next (the model's inference is left out: its cost is per window).
+    { name: 'threat-features', run: (text) => forEachThreatRun(threat, text, () => {}) },
     {
       name: 'tool-arguments',
       run: (text) => {
