@@ -4,14 +4,16 @@
 // they name.
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
-import validator, { customizeValidator } from '@rjsf/validator-ajv8';
-import localizeRu from 'ajv-i18n/localize/ru';
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
 import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
+import { formValidators } from './form-validators';
+
+// Each language's validator is made once (its compiled schemas are kept), not per form.
+const validators = formValidators();
 
 export interface SchemaFormProps {
   schema: RJSFSchema;
@@ -34,7 +36,7 @@ export function SchemaForm(props: SchemaFormProps) {
   );
   const translateString = useMemo(() => formStrings(t), [i18n.language]);
   // The form's own checks speak the console's language (ajv-i18n's texts for ajv's errors).
-  const localValidator = useMemo(() => (i18n.language === 'ru' ? customizeValidator({}, localizeRu) : validator), [i18n.language]);
+  const localValidator = validators.of(i18n.language);
   const uiSchema = useMemo(() => {
     const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
     const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
