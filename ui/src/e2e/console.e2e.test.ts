@@ -290,16 +290,25 @@ await browserTest(t, 'retention settings: an audit retention under 1095 days is 
   t.equal((await adminApi<{ audit_retention_days: number }>('GET', '/api/v1/retention-settings')).audit_retention_days, 1200);
 });
 
-await browserTest(t, 'reports: the form generates a CSV report, it completes, and its download is the file', async (t, page) => {
+await browserTest(t, 'reports: the form generates a CSV report (period picked in the calendar and typed), it completes, and its download is the file', async (t, page) => {
   await page.setExtraHTTPHeaders(ADMIN);
   await page.goto(`${urls.ui}/reports`);
   await pick(page, 'Type', 'INCIDENTS');
   await pick(page, 'Format', 'CSV');
-  const day = 86_400_000;
-  await field(page, 'Period start').fill(new Date(Date.now() - 7 * day).toISOString().slice(0, 10));
-  await field(page, 'Period end').fill(new Date(Date.now() + day).toISOString().slice(0, 10));
+  // The start is picked in the calendar: the first day of this month (the browser and this test share a clock and zone).
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  await field(page, 'Period start').click();
+  await page.getByRole('button', { name: `1 ${now.toLocaleString('en-US', { month: 'long' })} ${now.getFullYear()}`, exact: true }).click();
+  t.equal(await field(page, 'Period start').inputValue(), `1 ${now.toLocaleString('en-US', { month: 'short' })} ${now.getFullYear()}`, 'the picked day is shown in words');
+  // The end is typed (the picker reads ISO dates too).
+  const end = new Date(now.getTime() + 86_400_000);
+  const endIso = `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())}`;
+  await field(page, 'Period end').fill(endIso);
   await page.keyboard.press('Escape'); // the date picker's calendar would cover the button
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/reports'));
   await page.getByRole('button', { name: 'Save' }).click();
+  t.match(JSON.parse((await sent).postData() ?? '{}'), { type: 'INCIDENTS', period_start: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-01`, period_end: endIso }, 'the API gets its values: the type and ISO dates');
   const download = page.getByRole('link', { name: 'Download' }).first();
   await download.waitFor({ timeout: 90_000 });
   const href = await download.getAttribute('href');
