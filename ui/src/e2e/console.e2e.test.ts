@@ -37,7 +37,7 @@ async function createAndActivate(page: Page, section: string, name: string, fill
   await page.getByRole('button', { name: 'Save' }).click();
   const row = page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
   await row.getByRole('button', { name: 'Activate' }).click();
-  await row.getByText('ACTIVE', { exact: true }).waitFor();
+  await row.getByText('Active', { exact: true }).waitFor();
 }
 
 /** Calls the gateway until the new configuration reached it (the bundle is published asynchronously). */
@@ -109,7 +109,7 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   await page.getByTestId('event-row').first().click();
   await page.waitForURL(/\/events\/trace\//);
   await page.getByTestId('trace-event').first().waitFor();
-  t.match(await page.locator('main').textContent(), /BLOCK/, 'the trace shows the block');
+  t.match(await page.locator('main').textContent(), /Blocked/, 'the trace shows the block, in words');
   const threat = page.locator('[data-testid="inspection-check"][data-detector="threat"]').first();
   t.equal(await threat.getAttribute('data-status'), 'ok', 'the proof of inspection shows the threat detector ran');
   t.match(await threat.textContent(), /\d\.\d{3} \/ \d\.\d{2}/, 'with its score against the threshold');
@@ -201,9 +201,9 @@ await browserTest(t, "check now: a provider's health check runs and its result s
   await page.goto(`${urls.ui}/providers`);
   await row(page, 'e2e-health').getByRole('button', { name: 'Check now' }).click();
   await row(page, 'e2e-health').getByTestId('health-check-result').waitFor();
-  t.equal(await row(page, 'e2e-health').getByTestId('health-check-result').textContent(), 'HEALTHY', 'the result beside the button');
+  t.equal(await row(page, 'e2e-health').getByTestId('health-check-result').textContent(), 'Healthy', 'the result beside the button');
   await row(page, 'e2e-health').getByTestId('health-latency').getByText(/\d+ ms/).waitFor();
-  t.equal(await row(page, 'e2e-health').getByTestId('health-status').textContent(), 'HEALTHY', 'the list shows the new health');
+  t.equal(await row(page, 'e2e-health').getByTestId('health-status').textContent(), 'Healthy', 'the list shows the new health');
 });
 
 await browserTest(t, "a profile's warning from the API shows after the action, until dismissed", async (t, page) => {
@@ -216,7 +216,7 @@ await browserTest(t, "a profile's warning from the API shows after the action, u
   await page.setExtraHTTPHeaders(ADMIN);
   await page.goto(`${urls.ui}/profiles`);
   await row(page, 'e2e-warned').getByRole('button', { name: 'Activate' }).click();
-  await row(page, 'e2e-warned').getByText('ACTIVE', { exact: true }).waitFor();
+  await row(page, 'e2e-warned').getByText('Active', { exact: true }).waitFor();
   await page.getByText(/streamed answers are buffered and sent when complete/).waitFor();
   t.pass('the Warning header of the activate answer is shown');
 });
@@ -293,7 +293,7 @@ await browserTest(t, 'retention settings: an audit retention under 1095 days is 
 await browserTest(t, 'reports: the form generates a CSV report (period picked in the calendar and typed), it completes, and its download is the file', async (t, page) => {
   await page.setExtraHTTPHeaders(ADMIN);
   await page.goto(`${urls.ui}/reports`);
-  await pick(page, 'Type', 'INCIDENTS');
+  await pick(page, 'Type', 'Incidents');
   await pick(page, 'Format', 'CSV');
   // The start is picked in the calendar: the first day of this month (the browser and this test share a clock and zone).
   const now = new Date();

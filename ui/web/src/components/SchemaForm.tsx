@@ -1,7 +1,8 @@
 // A resource form generated from the API's JSON Schema (react-jsonschema-form with Mantine widgets):
 // every field of the resource, validated as the API validates it, with labels and help texts from the
 // console's translations. Field errors the API answers (`details`: [{path, message}]) are shown on the field
-// they name. Date and date-time fields are date pickers in the console's language.
+// they name. Date and date-time fields are date pickers in the console's language; enum values that have
+// words (statuses, event types) are shown as those words and sent as the API's values.
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
 import type { RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
@@ -10,6 +11,7 @@ import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
+import { enumLabel, enumNames, withEnumNames } from '../i18n/enum-labels';
 import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
 import { DateTimeWidget, DateWidget } from './DateWidgets';
 import { formValidators } from './form-validators';
@@ -57,7 +59,7 @@ export function SchemaForm(props: SchemaFormProps) {
         if (objects) out[key] = { [choice]: variants.map(() => ({ 'ui:options': { label: false } })), ...(out[key] as object | undefined) };
       }
     }
-    return out;
+    return withEnumNames(out, enumNames(props.schema, (kind, value) => enumLabel(t, kind, value)));
   }, [props.schema, props.uiSchema, i18n.language]);
   const extraErrors = errorSchemaOf(props.error);
   const formId = useMemo(() => `form-${Math.random().toString(36).slice(2)}`, []);

@@ -11,6 +11,7 @@ import { useSession } from '../app/session';
 import { SeverityBadge } from '../components/Severity';
 import { rangeOf, toLocalInput, type RangeKey } from './range';
 import { useFormatTime } from '../i18n/format';
+import { useEnumLabel } from '../i18n/enum-labels';
 
 const TOTALS = [
   { key: 'requests', filter: {} },
@@ -23,6 +24,7 @@ const TOTALS = [
 export function Dashboard() {
   const { t } = useTranslation();
   const formatTime = useFormatTime();
+  const label = useEnumLabel();
   const navigate = useNavigate();
   const { tenantQuery } = useSession();
   const [rangeKey, setRangeKey] = useState<RangeKey>('h24');
@@ -85,8 +87,8 @@ export function Dashboard() {
           <Title order={3} size="h5" mb="sm">{t('dashboard.topTypes')}</Title>
           {data && (
             <BarChart h={220} orientation="vertical" yAxisProps={{ width: 175 }} dataKey="type" series={[{ name: 'count', color: 'indigo.6', label: t('dashboard.events') }]}
-              data={Object.entries(data.events_by_type).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([type, count]) => ({ type, count }))}
-              barProps={{ className: 'clickable', onClick: (bar: { type?: string }) => bar.type && toEvents({ event_type: bar.type }) }} />
+              data={Object.entries(data.events_by_type).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([type, count]) => ({ type: label('eventType', type), event_type: type, count }))}
+              barProps={{ className: 'clickable', onClick: (bar: { payload?: { event_type?: string } }) => bar.payload?.event_type && toEvents({ event_type: bar.payload.event_type }) }} />
           )}
         </Card>
         <Card withBorder>
@@ -105,8 +107,8 @@ export function Dashboard() {
         <Card withBorder>
           <Title order={3} size="h5" mb="sm">{t('dashboard.bySeverity')}</Title>
           {data && (
-            <DonutChart withLabelsLine withLabels h={200} chartLabel={data.totals.events} pieProps={{ className: 'clickable', onClick: (slice: { name?: string }) => slice.name && toEvents({ severity: slice.name }) }}
-              data={Object.entries(data.events_by_severity).map(([name, value]) => ({ name, value, color: ({ CRITICAL: 'red.7', HIGH: 'orange.6', MEDIUM: 'yellow.6', LOW: 'blue.5', INFO: 'gray.5' } as Record<string, string>)[name] ?? 'gray.5' }))} />
+            <DonutChart withLabelsLine withLabels h={200} chartLabel={data.totals.events} pieProps={{ className: 'clickable', onClick: (slice: { payload?: { severity?: string } }) => slice.payload?.severity && toEvents({ severity: slice.payload.severity }) }}
+              data={Object.entries(data.events_by_severity).map(([severity, value]) => ({ name: label('severity', severity), severity, value, color: ({ CRITICAL: 'red.7', HIGH: 'orange.6', MEDIUM: 'yellow.6', LOW: 'blue.5', INFO: 'gray.5' } as Record<string, string>)[severity] ?? 'gray.5' }))} />
           )}
         </Card>
       </SimpleGrid>
@@ -118,7 +120,7 @@ export function Dashboard() {
               <Table.Tr key={e.id} className="clickable" onClick={() => navigate(`/events/trace/${encodeURIComponent(e.trace_id)}`)}>
                 <Table.Td>{formatTime(e.timestamp)}</Table.Td>
                 <Table.Td><SeverityBadge value={e.severity} /></Table.Td>
-                <Table.Td>{e.event_type}</Table.Td>
+                <Table.Td>{label('eventType', e.event_type)}</Table.Td>
                 <Table.Td>{e.provider_name ?? '—'}</Table.Td>
                 <Table.Td><Link to={`/events/trace/${encodeURIComponent(e.trace_id)}`}>{e.trace_id}</Link></Table.Td>
               </Table.Tr>
