@@ -5,7 +5,8 @@ import type { RJSFSchema } from '@rjsf/utils';
 import { bodySchema } from '../api/schemas';
 import { SchemaForm } from './SchemaForm';
 import { testRenderer } from '../testing/render';
-import { isoFromLocal, localFromIso, parseTypedDate } from './DateWidgets';
+import { isoFromLocal, localFromIso, parseTypedDate } from './dates';
+import { InstantPicker } from './InstantPicker';
 
 // In Russian.
 vi.mock('react-i18next', async () => (await import('../testing/render')).reactI18next('ru'));
@@ -25,9 +26,10 @@ describe('date fields of the schema forms', () => {
     await act(async () => fireEvent.focus(start));
     await act(async () => fireEvent.change(start, { target: { value: '25.11.2026' } }));
     expect(changes.at(-1)).toMatchObject({ period_start: '2026-11-25' });
-    // The calendar opened beside the field names its month in Russian and starts the week on Monday.
-    expect(container.textContent).toMatch(/ноябрь 2026/i);
-    const weekdays = [...container.querySelectorAll('th')].map((th) => th.textContent);
+    // The calendar opened for the field names its month in Russian and starts the week on Monday.
+    const calendar = [...document.querySelectorAll('[class*="Popover-dropdown"]')].find((d) => d.querySelector('table'))!;
+    expect(calendar.textContent).toMatch(/ноябрь 2026/i);
+    const weekdays = [...calendar.querySelectorAll('th')].map((th) => th.textContent);
     expect(weekdays[0]).toMatch(/^пн$/i);
   });
 
@@ -43,6 +45,12 @@ describe('date fields of the schema forms', () => {
     const shown = container.querySelector('#root_at')!.textContent;
     expect(shown).toBe(`25.11.2026 ${localFromIso(iso)!.slice(11, 16)}`);
     expect(isoFromLocal(localFromIso(iso)!)).toBe(iso);
+  });
+
+  it("the time filters' picker shows an instant in the console's language and gives back an ISO instant", async () => {
+    const iso = '2026-11-25T09:30:00.000Z';
+    const container = await view.render(<InstantPicker label="С" value={iso} onChange={() => {}} />);
+    expect(container.querySelector('button')!.textContent).toBe(`25.11.2026 ${localFromIso(iso)!.slice(11, 16)}`);
   });
 
   it('reads typed dates in the shown form or as ISO, and nothing else', () => {

@@ -4,35 +4,7 @@
 // for a date-time. A date can also be typed, in the shown form or as ISO.
 import { DateInput, DateTimePicker } from '@mantine/dates';
 import { ariaDescribedByIds, labelValue, type WidgetProps } from '@rjsf/utils';
-import dayjs from 'dayjs';
-import customParseFormat from 'dayjs/plugin/customParseFormat';
-import 'dayjs/locale/ru';
-
-dayjs.extend(customParseFormat);
-
-/** How a date and a date-time are shown in each language (dayjs formats); English is the fallback. */
-const SHOWN: Record<string, { date: string; dateTime: string }> = {
-  en: { date: 'D MMM YYYY', dateTime: 'D MMM YYYY HH:mm' },
-  ru: { date: 'DD.MM.YYYY', dateTime: 'DD.MM.YYYY HH:mm' },
-};
-export const shownFormats = (language: string) => SHOWN[language] ?? SHOWN.en!;
-
-/** A typed date in the shown form or as ISO (strictly), as `YYYY-MM-DD`; null when it is neither. */
-export function parseTypedDate(text: string, language: string): string | null {
-  const input = text.trim();
-  for (const format of [shownFormats(language).date, 'YYYY-MM-DD']) {
-    const parsed = dayjs(input, format, language, true);
-    if (parsed.isValid()) return parsed.format('YYYY-MM-DD');
-  }
-  return null;
-}
-
-/** The picker's local `YYYY-MM-DD HH:mm:ss` as the API's ISO instant (UTC), and back. */
-export const isoFromLocal = (local: string): string => dayjs(local, 'YYYY-MM-DD HH:mm:ss').toISOString();
-export const localFromIso = (iso: string): string | null => {
-  const parsed = dayjs(iso);
-  return parsed.isValid() ? parsed.format('YYYY-MM-DD HH:mm:ss') : null;
-};
+import { isoFromLocal, localFromIso, parseTypedDate, shownFormats } from './dates';
 
 function common(props: WidgetProps) {
   return {
@@ -60,7 +32,6 @@ export function DateWidget(props: WidgetProps) {
       dateParser={(text) => parseTypedDate(text, language)}
       clearable={!props.required}
       onChange={(value) => props.onChange(value ?? undefined)}
-      popoverProps={{ withinPortal: false }}
     />
   );
 }
@@ -75,7 +46,6 @@ export function DateTimeWidget(props: WidgetProps) {
       valueFormat={shownFormats(language).dateTime}
       clearable={!props.required}
       onChange={(value) => props.onChange(value ? isoFromLocal(value) : undefined)}
-      popoverProps={{ withinPortal: false }}
     />
   );
 }

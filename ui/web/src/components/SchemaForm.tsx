@@ -13,6 +13,7 @@ import { errorText } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
 import { enumLabel, enumNames, withEnumNames } from '../i18n/enum-labels';
 import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
+import { calendarSettings } from './dates';
 import { DateTimeWidget, DateWidget } from './DateWidgets';
 import { formValidators } from './form-validators';
 
@@ -71,7 +72,7 @@ export function SchemaForm(props: SchemaFormProps) {
           {extraErrors ? ` — ${t('common.fixErrors')}` : ''}
         </Alert>
       )}
-      <DatesProvider settings={{ locale: i18n.language, firstDayOfWeek: i18n.language === 'ru' ? 1 : 0 }}>
+      <DatesProvider settings={calendarSettings(i18n.language)}>
         <Form
           id={formId}
           schema={schema}

@@ -1,17 +1,20 @@
 // The start page: totals, the day-by-day series, top event types and providers, severities and the
 // latest critical events. Every figure links to the events list filtered the same way.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
-import { Alert, Card, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Card, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge } from '../components/Severity';
-import { rangeOf, toLocalInput, type RangeKey } from './range';
+import { rangeOf, type RangeKey } from './range';
 import { useFormatTime } from '../i18n/format';
 import { useEnumLabel } from '../i18n/enum-labels';
+
+// The date pickers load with the custom range, not with the start page.
+const InstantPicker = lazy(() => import('../components/InstantPicker').then((m) => ({ default: m.InstantPicker })));
 
 const TOTALS = [
   { key: 'requests', filter: {} },
@@ -50,10 +53,10 @@ export function Dashboard() {
         <Group>
           <SegmentedControl aria-label={t('dashboard.range')} value={rangeKey} onChange={(v) => setRangeKey(v as RangeKey)} data={(['h24', 'd7', 'd30', 'custom'] as const).map((k) => ({ value: k, label: t(`dashboard.${k}`) }))} />
           {rangeKey === 'custom' && (
-            <>
-              <TextInput type="datetime-local" aria-label={t('dashboard.from')} value={custom.from ?? toLocalInput(range.from)} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} />
-              <TextInput type="datetime-local" aria-label={t('dashboard.to')} value={custom.to ?? toLocalInput(range.to)} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
-            </>
+            <Suspense fallback={<Skeleton h={36} w={380} />}>
+              <InstantPicker aria-label={t('dashboard.from')} value={custom.from ?? range.from} onChange={(v) => setCustom({ ...custom, from: v ?? undefined })} w={180} />
+              <InstantPicker aria-label={t('dashboard.to')} value={custom.to ?? range.to} onChange={(v) => setCustom({ ...custom, to: v ?? undefined })} w={180} />
+            </Suspense>
           )}
           <Switch label={t('common.live')} checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
         </Group>

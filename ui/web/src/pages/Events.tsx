@@ -10,8 +10,8 @@ import { api, unwrap } from '../api/client';
 import type { EventQuery, SecurityEvent } from '../api/types';
 import openapi from '../api/openapi.json';
 import { useSession } from '../app/session';
+import { InstantPicker } from '../components/InstantPicker';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
-import { toLocalInput } from './range';
 import { useFormatTime } from '../i18n/format';
 import { useEnumLabel, useEnumOptions, type EnumKind } from '../i18n/enum-labels';
 
@@ -77,8 +77,8 @@ export function Events() {
           <TextInput label={t('events.profile')} value={params.get('profile_id') ?? ''} onChange={(e) => set('profile_id', e.currentTarget.value)} w={170} />
           {me.is_super_admin && <TextInput label={t('events.tenant')} value={params.get('tenant_id') ?? ''} onChange={(e) => set('tenant_id', e.currentTarget.value)} w={130} />}
           <TextInput label={t('events.traceId')} value={params.get('trace_id') ?? ''} onChange={(e) => set('trace_id', e.currentTarget.value)} w={200} />
-          <TextInput type="datetime-local" label={t('events.from')} value={params.get('from') ? toLocalInput(params.get('from')!) : ''} onChange={(e) => set('from', e.currentTarget.value && new Date(e.currentTarget.value).toISOString())} />
-          <TextInput type="datetime-local" label={t('events.to')} value={params.get('to') ? toLocalInput(params.get('to')!) : ''} onChange={(e) => set('to', e.currentTarget.value && new Date(e.currentTarget.value).toISOString())} />
+          <InstantPicker label={t('events.from')} value={params.get('from')} onChange={(v) => set('from', v)} clearable w={190} />
+          <InstantPicker label={t('events.to')} value={params.get('to')} onChange={(v) => set('to', v)} clearable w={190} />
           <Button variant="default" onClick={() => setParams(new URLSearchParams(), { replace: true })}>{t('events.clear')}</Button>
         </Group>
       </Paper>

@@ -11,9 +11,10 @@ import { useSession } from '../app/session';
 import { StatusBadge } from '../components/Severity';
 import { SchemaForm } from '../components/SchemaForm';
 import { useEnumLabel } from '../i18n/enum-labels';
+import { formatPeriodBound } from '../i18n/format';
 
 export function Reports() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const label = useEnumLabel();
   const { can } = useSession();
   const client = useQueryClient();
@@ -49,7 +50,7 @@ export function Reports() {
           <Table.Tbody>
             {rows.map((r) => (
               <Table.Tr key={r.id}>
-                <Table.Td>{label('reportType', r.type)}</Table.Td><Table.Td>{r.format}</Table.Td><Table.Td>{r.period_start}</Table.Td><Table.Td>{r.period_end}</Table.Td>
+                <Table.Td>{label('reportType', r.type)}</Table.Td><Table.Td>{r.format}</Table.Td><Table.Td>{formatPeriodBound(r.period_start, i18n.language)}</Table.Td><Table.Td>{formatPeriodBound(r.period_end, i18n.language)}</Table.Td>
                 <Table.Td><StatusBadge kind="reportStatus" value={r.status} /></Table.Td>
                 <Table.Td>{r.status === 'COMPLETED' && <Button component="a" size="xs" variant="light" href={`/api/v1/reports/${r.id}/download`} download>{t('reports.download')}</Button>}</Table.Td>
               </Table.Tr>
