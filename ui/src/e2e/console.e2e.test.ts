@@ -104,6 +104,19 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   t.ok((await totalOf(page, 'blocks')) >= 1, 'the dashboard counts the blocked jailbreak');
   t.ok((await totalOf(page, 'sanitizations')) >= 1, 'the dashboard counts the sanitization');
 
+  // The charts show words and still open the events of the API's value.
+  await page.locator('.recharts-bar-rectangle path').first().click();
+  await page.waitForURL(/\/events\?/);
+  t.match(new URL(page.url()).searchParams.get('event_type'), /^[A-Z_]+$/, "a bar of the event-type chart opens its events by the API's value");
+  t.match(await page.getByRole('combobox', { name: 'Event type' }).inputValue(), /^[A-Z][a-z]/, 'and the filter shows its words');
+  await page.goto(urls.ui!);
+  // A ring segment's box centre falls in the ring's hole: the click is sent to the segment itself.
+  await page.locator('.recharts-pie-sector path').first().dispatchEvent('click');
+  await page.waitForURL(/\/events\?/);
+  t.match(new URL(page.url()).searchParams.get('severity'), /^(CRITICAL|HIGH|MEDIUM|LOW|INFO)$/, 'a slice of the severity chart opens its events');
+  await page.goto(urls.ui!);
+  await page.getByTestId('total-blocks').waitFor();
+
   await page.getByTestId('total-blocks').click();
   await page.waitForURL(/\/events\?/);
   await page.getByTestId('event-row').first().click();
