@@ -18,6 +18,9 @@ export default defineConfig({
   server: { port: 4200, proxy: { '/api': process.env.ADMIN_API_URL ?? 'http://127.0.0.1:8001' } },
   test: {
     environment: 'jsdom', include: ['src/**/*.test.ts', 'src/**/*.test.tsx'], setupFiles: ['src/testing/setup.ts'], css: false,
+    // Mounting a whole generated form in jsdom takes seconds on a loaded 2-core machine: the limit only
+    // catches a hang, it is no speed check.
+    testTimeout: 30_000,
     // @rjsf/mantine imports dayjs plugins without their .js extension, which Node's ESM loader refuses.
     // Mantine and the libraries it imports are hoisted to the root, beside React 18: bundled by vite
     // too, so that the alias above gives them the app's React; react-number-format by its ES build

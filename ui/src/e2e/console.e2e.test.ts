@@ -37,7 +37,7 @@ async function createAndActivate(page: Page, section: string, name: string, fill
   await page.getByRole('button', { name: 'Save' }).click();
   const row = page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
   await row.getByRole('button', { name: 'Activate' }).click();
-  await row.getByText('ACTIVE', { exact: true }).waitFor();
+  await row.getByText('Active', { exact: true }).waitFor();
 }
 
 /** Calls the gateway until the new configuration reached it (the bundle is published asynchronously). */
@@ -104,12 +104,25 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   t.ok((await totalOf(page, 'blocks')) >= 1, 'the dashboard counts the blocked jailbreak');
   t.ok((await totalOf(page, 'sanitizations')) >= 1, 'the dashboard counts the sanitization');
 
+  // The charts show words and still open the events of the API's value.
+  await page.locator('.recharts-bar-rectangle path').first().click();
+  await page.waitForURL(/\/events\?/);
+  t.match(new URL(page.url()).searchParams.get('event_type'), /^[A-Z_]+$/, "a bar of the event-type chart opens its events by the API's value");
+  t.match(await page.getByRole('combobox', { name: 'Event type' }).inputValue(), /^[A-Z][a-z]/, 'and the filter shows its words');
+  await page.goto(urls.ui!);
+  // A ring segment's box centre falls in the ring's hole: the click is sent to the segment itself.
+  await page.locator('.recharts-pie-sector path').first().dispatchEvent('click');
+  await page.waitForURL(/\/events\?/);
+  t.match(new URL(page.url()).searchParams.get('severity'), /^(CRITICAL|HIGH|MEDIUM|LOW|INFO)$/, 'a slice of the severity chart opens its events');
+  await page.goto(urls.ui!);
+  await page.getByTestId('total-blocks').waitFor();
+
   await page.getByTestId('total-blocks').click();
   await page.waitForURL(/\/events\?/);
   await page.getByTestId('event-row').first().click();
   await page.waitForURL(/\/events\/trace\//);
   await page.getByTestId('trace-event').first().waitFor();
-  t.match(await page.locator('main').textContent(), /BLOCK/, 'the trace shows the block');
+  t.match(await page.locator('main').textContent(), /Blocked/, 'the trace shows the block, in words');
   const threat = page.locator('[data-testid="inspection-check"][data-detector="threat"]').first();
   t.equal(await threat.getAttribute('data-status'), 'ok', 'the proof of inspection shows the threat detector ran');
   t.match(await threat.textContent(), /\d\.\d{3} \/ \d\.\d{2}/, 'with its score against the threshold');
@@ -201,9 +214,9 @@ await browserTest(t, "check now: a provider's health check runs and its result s
   await page.goto(`${urls.ui}/providers`);
   await row(page, 'e2e-health').getByRole('button', { name: 'Check now' }).click();
   await row(page, 'e2e-health').getByTestId('health-check-result').waitFor();
-  t.equal(await row(page, 'e2e-health').getByTestId('health-check-result').textContent(), 'HEALTHY', 'the result beside the button');
+  t.equal(await row(page, 'e2e-health').getByTestId('health-check-result').textContent(), 'Healthy', 'the result beside the button');
   await row(page, 'e2e-health').getByTestId('health-latency').getByText(/\d+ ms/).waitFor();
-  t.equal(await row(page, 'e2e-health').getByTestId('health-status').textContent(), 'HEALTHY', 'the list shows the new health');
+  t.equal(await row(page, 'e2e-health').getByTestId('health-status').textContent(), 'Healthy', 'the list shows the new health');
 });
 
 await browserTest(t, "a profile's warning from the API shows after the action, until dismissed", async (t, page) => {
@@ -216,7 +229,7 @@ await browserTest(t, "a profile's warning from the API shows after the action, u
   await page.setExtraHTTPHeaders(ADMIN);
   await page.goto(`${urls.ui}/profiles`);
   await row(page, 'e2e-warned').getByRole('button', { name: 'Activate' }).click();
-  await row(page, 'e2e-warned').getByText('ACTIVE', { exact: true }).waitFor();
+  await row(page, 'e2e-warned').getByText('Active', { exact: true }).waitFor();
   await page.getByText(/streamed answers are buffered and sent when complete/).waitFor();
   t.pass('the Warning header of the activate answer is shown');
 });
@@ -290,16 +303,25 @@ await browserTest(t, 'retention settings: an audit retention under 1095 days is 
   t.equal((await adminApi<{ audit_retention_days: number }>('GET', '/api/v1/retention-settings')).audit_retention_days, 1200);
 });
 
-await browserTest(t, 'reports: the form generates a CSV report, it completes, and its download is the file', async (t, page) => {
+await browserTest(t, 'reports: the form generates a CSV report (period picked in the calendar and typed), it completes, and its download is the file', async (t, page) => {
   await page.setExtraHTTPHeaders(ADMIN);
   await page.goto(`${urls.ui}/reports`);
-  await pick(page, 'Type', 'INCIDENTS');
+  await pick(page, 'Type', 'Incidents');
   await pick(page, 'Format', 'CSV');
-  const day = 86_400_000;
-  await field(page, 'Period start').fill(new Date(Date.now() - 7 * day).toISOString().slice(0, 10));
-  await field(page, 'Period end').fill(new Date(Date.now() + day).toISOString().slice(0, 10));
+  // The start is picked in the calendar: the first day of this month (the browser and this test share a clock and zone).
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  await field(page, 'Period start').click();
+  await page.getByRole('button', { name: `1 ${now.toLocaleString('en-US', { month: 'long' })} ${now.getFullYear()}`, exact: true }).click();
+  t.equal(await field(page, 'Period start').inputValue(), `1 ${now.toLocaleString('en-US', { month: 'short' })} ${now.getFullYear()}`, 'the picked day is shown in words');
+  // The end is typed (the picker reads ISO dates too).
+  const end = new Date(now.getTime() + 86_400_000);
+  const endIso = `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())}`;
+  await field(page, 'Period end').fill(endIso);
   await page.keyboard.press('Escape'); // the date picker's calendar would cover the button
+  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/reports'));
   await page.getByRole('button', { name: 'Save' }).click();
+  t.match(JSON.parse((await sent).postData() ?? '{}'), { type: 'INCIDENTS', period_start: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-01`, period_end: endIso }, 'the API gets its values: the type and ISO dates');
   const download = page.getByRole('link', { name: 'Download' }).first();
   await download.waitFor({ timeout: 90_000 });
   const href = await download.getAttribute('href');

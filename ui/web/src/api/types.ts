@@ -23,3 +23,14 @@ export type MappingTestRequest = PostBody<'/api/v1/providers/mapping-test'>;
 export type MappingTestResult = PostOk<'/api/v1/providers/mapping-test'>;
 export type HealthCheckResult = PostOk<'/api/v1/providers/{id}/health-check'>;
 export type InspectionCheck = SecurityEvent['inspection'][number];
+export type Report = Ok<'/api/v1/reports', 'get'>['items'][number];
+
+// The values the console shows as words (i18n `enums`): each table is keyed by one of these, so a value
+// the API adds cannot go without a text (the build fails).
+export type EventType = SecurityEvent['event_type'];
+export type Severity = SecurityEvent['severity'];
+export type Decision = NonNullable<SecurityEvent['decision']>;
+export type ResourceStatus = Provider['status'];
+export type HealthStatus = NonNullable<Provider['health_status']>;
+export type ReportStatus = Report['status'];
+export type ReportType = Report['type'];

@@ -1,17 +1,25 @@
 // A resource form generated from the API's JSON Schema (react-jsonschema-form with Mantine widgets):
 // every field of the resource, validated as the API validates it, with labels and help texts from the
 // console's translations. Field errors the API answers (`details`: [{path, message}]) are shown on the field
-// they name.
+// they name. Date and date-time fields are date pickers in the console's language; enum values that have
+// words (statuses, event types) are shown as those words and sent as the API's values.
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
-import validator, { customizeValidator } from '@rjsf/validator-ajv8';
-import localizeRu from 'ajv-i18n/localize/ru';
-import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Alert, Button, Group } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
+import { enumLabel, enumNames, withEnumNames } from '../i18n/enum-labels';
 import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
+import { calendarSettings } from './dates';
+import { DateTimeWidget, DateWidget } from './DateWidgets';
+import { formValidators } from './form-validators';
+
+const WIDGETS: RegistryWidgetsType = { DateWidget, DateTimeWidget };
+// Each language's validator is made once (its compiled schemas are kept), not per form.
+const validators = formValidators();
 
 export interface SchemaFormProps {
   schema: RJSFSchema;
@@ -34,7 +42,8 @@ export function SchemaForm(props: SchemaFormProps) {
   );
   const translateString = useMemo(() => formStrings(t), [i18n.language]);
   // The form's own checks speak the console's language (ajv-i18n's texts for ajv's errors).
-  const localValidator = useMemo(() => (i18n.language === 'ru' ? customizeValidator({}, localizeRu) : validator), [i18n.language]);
+  const localValidator = validators.of(i18n.language);
+  const formContext = useMemo(() => ({ language: i18n.language }), [i18n.language]);
   const uiSchema = useMemo(() => {
     const out: UiSchema = { 'ui:submitButtonOptions': { norender: true }, ...props.uiSchema };
     const keys = Object.keys((props.schema.properties as object | undefined) ?? {});
@@ -51,7 +60,7 @@ export function SchemaForm(props: SchemaFormProps) {
         if (objects) out[key] = { [choice]: variants.map(() => ({ 'ui:options': { label: false } })), ...(out[key] as object | undefined) };
       }
     }
-    return out;
+    return withEnumNames(out, enumNames(props.schema, (kind, value) => enumLabel(t, kind, value)));
   }, [props.schema, props.uiSchema, i18n.language]);
   const extraErrors = errorSchemaOf(props.error);
   const formId = useMemo(() => `form-${Math.random().toString(36).slice(2)}`, []);
@@ -63,20 +72,24 @@ export function SchemaForm(props: SchemaFormProps) {
           {extraErrors ? ` — ${t('common.fixErrors')}` : ''}
         </Alert>
       )}
-      <Form
-        id={formId}
-        schema={schema}
-        uiSchema={uiSchema}
-        formData={props.formData}
-        validator={localValidator}
-        readonly={props.readOnly}
-        showErrorList={false}
-        noHtml5Validate
-        translateString={translateString}
-        {...(extraErrors ? { extraErrors } : {})}
-        onChange={(e) => props.onChange?.(e.formData)}
-        onSubmit={(e) => props.onSubmit(e.formData)}
-      />
+      <DatesProvider settings={calendarSettings(i18n.language)}>
+        <Form
+          id={formId}
+          schema={schema}
+          uiSchema={uiSchema}
+          formData={props.formData}
+          validator={localValidator}
+          widgets={WIDGETS}
+          formContext={formContext}
+          readonly={props.readOnly}
+          showErrorList={false}
+          noHtml5Validate
+          translateString={translateString}
+          {...(extraErrors ? { extraErrors } : {})}
+          onChange={(e) => props.onChange?.(e.formData)}
+          onSubmit={(e) => props.onSubmit(e.formData)}
+        />
+      </DatesProvider>
       <Group justify="flex-end" mt="md">
         {props.onCancel && <Button variant="default" onClick={props.onCancel}>{t('common.cancel')}</Button>}
         {!props.readOnly && <Button type="submit" form={formId} loading={props.busy}>{t('common.save')}</Button>}

@@ -1,5 +1,5 @@
 // English texts of the console. ru.ts has the same keys (its type is checked against this one).
-import type { InspectionCheck } from '../api/types';
+import type { Decision, EventType, HealthStatus, InspectionCheck, ReportStatus, ReportType, ResourceStatus, Severity } from '../api/types';
 
 type SkipReason = NonNullable<InspectionCheck['reason']>;
 export const en = {
@@ -31,7 +31,7 @@ export const en = {
     skipReasons: { off_in_profile: 'off in the profile', no_active_policy: 'no active content policy for this side', no_text: 'nothing to check', needs_whole_answer: 'needs the whole answer (the answer was streamed)', other: 'another reason' } satisfies Record<SkipReason, string>,
   },
   providers: { title: 'Providers', health: 'Health', latency: 'Latency', lastError: 'Last error', checkNow: 'Check now', checked: 'Health check: {{status}}, {{latency}}; last error: {{error}}', checkedAt: 'Last checked: {{at}}', match: 'Match', target: 'Target', mapping: 'Mapping', presetHint: 'Recommended preset for {{type}}: {{preset}}', tester: 'Test the JSONPath strings', sample: 'Sample request body', sampleResponse: 'Sample response body', extracts: 'Extracts', noMatch: 'no match', field: 'Field', runTest: 'Run the paths', useSample: 'Use the preset’s sample' },
-  profiles: { title: 'Profiles', provider: 'Provider', monitor: 'Monitor mode', monitorHint: 'Monitor mode: detectors run, nothing is blocked; would-be blocks are recorded as MONITOR_ALERT.', onlyActive: 'Only ACTIVE providers are offered.' },
+  profiles: { title: 'Profiles', provider: 'Provider', monitor: 'Monitor mode', monitorHint: 'Monitor mode: detectors run, nothing is blocked; would-be blocks are recorded as monitor alerts.', onlyActive: 'Only active providers are offered.' },
   policies: {
     title: 'Content policies', rules: 'Rules', tester: 'Test a text against this policy', testText: 'Text to test', runTest: 'Test', testFieldErrors: 'The policy has errors; see the marked fields above.',
     fired: 'Fires', notFired: 'Does not fire', resultAction: 'Action', language: 'Detected language: {{language}}', matches: 'Rule matches', rule: 'Rule', pattern: 'Pattern', found: 'Found', span: 'Position',
@@ -42,6 +42,23 @@ export const en = {
   users: { title: 'Users', username: 'User name', email: 'E-mail', firstName: 'First name', lastName: 'Last name', roles: 'Roles', enabled: 'Enabled', password: 'Password', tenant: 'Tenant', addRole: 'Add role' },
   retention: { title: 'Retention settings', audit_help: 'At least 1095 days (3 years); cannot be lowered.', detail_help: 'Events are kept; concrete PII values are replaced with masks.' },
   audit: { title: 'Audit log', user: 'User', action: 'Action', resource: 'Resource type', resourceId: 'Resource id', path: 'Request', statusCode: 'Answer', time: 'Time', body: 'Request body (secrets masked)' },
+  // The API's enum values as words (enum-labels.ts); each table is keyed by the generated type, so a new
+  // value fails the build until it has a text here and in ru.ts.
+  enums: {
+    eventType: {
+      REQUEST_BLOCKED: 'Request blocked', REQUEST_SANITIZED: 'Request sanitized', JAILBREAK_DETECTED: 'Jailbreak detected', PII_DETECTED: 'Personal data found',
+      POLICY_VIOLATION: 'Policy violation', CUSTOM_POLICY_BLOCK: 'Blocked by content policy', CUSTOM_POLICY_FLAG: 'Flagged by content policy', MONITOR_ALERT: 'Monitor alert',
+      RESPONSE_MONITOR_ALERT: 'Monitor alert (answer)', RESPONSE_REDACTED: 'Answer redacted', RESPONSE_BLOCKED: 'Answer blocked', FAIL_SAFE_TRIGGERED: 'Fail-safe triggered',
+      DETECTOR_ERROR: 'Detector error', PROVIDER_ERROR: 'Provider error', RATE_LIMIT: 'Rate limited', SERVICE_UNAVAILABLE: 'Service unavailable', REQUEST_ERROR: 'Request error',
+      THREAT_DETECTED: 'Threat detected', REQUEST_ALLOWED: 'Request allowed',
+    } satisfies Record<EventType, string>,
+    severity: { CRITICAL: 'Critical', HIGH: 'High', MEDIUM: 'Medium', LOW: 'Low', INFO: 'Info' } satisfies Record<Severity, string>,
+    decision: { ALLOW: 'Allowed', BLOCK: 'Blocked', SANITIZE: 'Sanitized', MONITOR_ONLY: 'Monitor only' } satisfies Record<Decision, string>,
+    resourceStatus: { DRAFT: 'Draft', ACTIVE: 'Active', ARCHIVED: 'Archived' } satisfies Record<ResourceStatus, string>,
+    healthStatus: { HEALTHY: 'Healthy', UNHEALTHY: 'Unhealthy', UNKNOWN: 'Unknown' } satisfies Record<HealthStatus, string>,
+    reportStatus: { PENDING: 'Pending', COMPLETED: 'Completed', FAILED: 'Failed' } satisfies Record<ReportStatus, string>,
+    reportType: { PII_DLP: 'Personal data (DLP)', INCIDENTS: 'Incidents', LLM_USAGE: 'LLM usage' } satisfies Record<ReportType, string>,
+  },
   forms: {
     // Field labels by property name; English reads the property name (field-labels.ts), so only names
     // that read badly that way have an entry here. ru.ts labels every property.
@@ -61,7 +78,7 @@ export const en = {
       mapping_preset: 'Where the prompt is in the request body of this vendor.',
       mapping_custom: 'Your own JSONPath strings, when no preset fits.',
       upstream_auth: 'How the gateway authenticates to the backend; secrets are stored encrypted and never shown again.',
-      monitor_only: 'Run every detector but never block: decisions become MONITOR_ONLY alerts.',
+      monitor_only: 'Run every detector but never block: decisions are recorded as monitor alerts (“Monitor only”).',
       block_status_code: 'HTTP status the client gets for a blocked request.',
       fail_safe: 'What happens when a detector is down or slow.',
       audit_retention_days: 'At least 1095 days (3 years).',

@@ -29,7 +29,7 @@ export const ru: Texts = {
     skipReasons: { off_in_profile: 'выключено в профиле', no_active_policy: 'нет активной политики контента для этой стороны', no_text: 'нечего проверять', needs_whole_answer: 'нужен ответ целиком (ответ шёл потоком)', other: 'другая причина' },
   },
   providers: { title: 'Провайдеры', health: 'Доступность', latency: 'Задержка', lastError: 'Последняя ошибка', checkNow: 'Проверить сейчас', checked: 'Проверка: {{status}}, {{latency}}; последняя ошибка: {{error}}', checkedAt: 'Последняя проверка: {{at}}', match: 'Сопоставление', target: 'Назначение', mapping: 'Маппинг', presetHint: 'Рекомендуемый пресет для {{type}}: {{preset}}', tester: 'Проверка строк JSONPath', sample: 'Пример тела запроса', sampleResponse: 'Пример тела ответа', extracts: 'Извлекает', noMatch: 'нет совпадения', field: 'Поле', runTest: 'Проверить пути', useSample: 'Взять пример пресета' },
-  profiles: { title: 'Профили', provider: 'Провайдер', monitor: 'Режим мониторинга', monitorHint: 'Режим мониторинга: детекторы работают, ничего не блокируется; несостоявшиеся блокировки записываются как MONITOR_ALERT.', onlyActive: 'Предлагаются только АКТИВНЫЕ провайдеры.' },
+  profiles: { title: 'Профили', provider: 'Провайдер', monitor: 'Режим мониторинга', monitorHint: 'Режим мониторинга: детекторы работают, ничего не блокируется; несостоявшиеся блокировки записываются как оповещения мониторинга.', onlyActive: 'Предлагаются только действующие провайдеры.' },
   policies: {
     title: 'Политики контента', rules: 'Правила', tester: 'Проверить текст этой политикой', testText: 'Текст для проверки', runTest: 'Проверить', testFieldErrors: 'В политике есть ошибки; см. отмеченные поля выше.',
     fired: 'Срабатывает', notFired: 'Не срабатывает', resultAction: 'Действие', language: 'Определённый язык: {{language}}', matches: 'Совпадения правил', rule: 'Правило', pattern: 'Шаблон', found: 'Найдено', span: 'Позиция',
@@ -40,6 +40,21 @@ export const ru: Texts = {
   users: { title: 'Пользователи', username: 'Имя пользователя', email: 'E-mail', firstName: 'Имя', lastName: 'Фамилия', roles: 'Роли', enabled: 'Активен', password: 'Пароль', tenant: 'Тенант', addRole: 'Добавить роль' },
   retention: { title: 'Хранение данных', audit_help: 'Не меньше 1095 дней (3 года); уменьшить нельзя.', detail_help: 'События сохраняются; конкретные значения ПДн заменяются масками.' },
   audit: { title: 'Журнал аудита', user: 'Пользователь', action: 'Действие', resource: 'Тип ресурса', resourceId: 'Id ресурса', path: 'Запрос', statusCode: 'Ответ', time: 'Время', body: 'Тело запроса (секреты скрыты)' },
+  enums: {
+    eventType: {
+      REQUEST_BLOCKED: 'Запрос заблокирован', REQUEST_SANITIZED: 'Запрос очищен', JAILBREAK_DETECTED: 'Обнаружен джейлбрейк', PII_DETECTED: 'Найдены персональные данные',
+      POLICY_VIOLATION: 'Нарушение политики', CUSTOM_POLICY_BLOCK: 'Блокировка политикой контента', CUSTOM_POLICY_FLAG: 'Отметка политики контента', MONITOR_ALERT: 'Оповещение мониторинга',
+      RESPONSE_MONITOR_ALERT: 'Оповещение мониторинга (ответ)', RESPONSE_REDACTED: 'Ответ очищен', RESPONSE_BLOCKED: 'Ответ заблокирован', FAIL_SAFE_TRIGGERED: 'Сработал аварийный режим',
+      DETECTOR_ERROR: 'Ошибка детектора', PROVIDER_ERROR: 'Ошибка провайдера', RATE_LIMIT: 'Превышен лимит запросов', SERVICE_UNAVAILABLE: 'Сервис недоступен', REQUEST_ERROR: 'Ошибка запроса',
+      THREAT_DETECTED: 'Обнаружена угроза', REQUEST_ALLOWED: 'Запрос пропущен',
+    },
+    severity: { CRITICAL: 'Критическая', HIGH: 'Высокая', MEDIUM: 'Средняя', LOW: 'Низкая', INFO: 'Информация' },
+    decision: { ALLOW: 'Пропущен', BLOCK: 'Заблокирован', SANITIZE: 'Очищен', MONITOR_ONLY: 'Только мониторинг' },
+    resourceStatus: { DRAFT: 'Черновик', ACTIVE: 'Действует', ARCHIVED: 'В архиве' },
+    healthStatus: { HEALTHY: 'Доступен', UNHEALTHY: 'Недоступен', UNKNOWN: 'Неизвестно' },
+    reportStatus: { PENDING: 'Готовится', COMPLETED: 'Готов', FAILED: 'Ошибка' },
+    reportType: { PII_DLP: 'Персональные данные (DLP)', INCIDENTS: 'Инциденты', LLM_USAGE: 'Использование LLM' },
+  },
   forms: {
     fields: {
       name: 'Название',
@@ -217,7 +232,7 @@ export const ru: Texts = {
       mapping_preset: 'Где в теле запроса этого вендора находится промпт.',
       mapping_custom: 'Свои строки JSONPath, если ни один пресет не подходит.',
       upstream_auth: 'Как шлюз авторизуется у LLM; секреты хранятся зашифрованными и больше не показываются.',
-      monitor_only: 'Все детекторы работают, но ничего не блокируется: решения становятся оповещениями MONITOR_ONLY.',
+      monitor_only: 'Все детекторы работают, но ничего не блокируется: решения записываются как оповещения мониторинга («Только мониторинг»).',
       block_status_code: 'HTTP-статус, который клиент получает при блокировке.',
       fail_safe: 'Что происходит, если детектор недоступен или медленный.',
       audit_retention_days: 'Не меньше 1095 дней (3 года).',

@@ -1,16 +1,20 @@
 // The start page: totals, the day-by-day series, top event types and providers, severities and the
 // latest critical events. Every figure links to the events list filtered the same way.
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
-import { Alert, Card, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Table, Text, TextInput, Title, UnstyledButton } from '@mantine/core';
+import { Alert, Card, Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Switch, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge } from '../components/Severity';
-import { rangeOf, toLocalInput, type RangeKey } from './range';
+import { rangeOf, type RangeKey } from './range';
 import { useFormatTime } from '../i18n/format';
+import { useEnumLabel } from '../i18n/enum-labels';
+
+// The date pickers load with the custom range, not with the start page.
+const InstantPicker = lazy(() => import('../components/InstantPicker').then((m) => ({ default: m.InstantPicker })));
 
 const TOTALS = [
   { key: 'requests', filter: {} },
@@ -23,6 +27,7 @@ const TOTALS = [
 export function Dashboard() {
   const { t } = useTranslation();
   const formatTime = useFormatTime();
+  const label = useEnumLabel();
   const navigate = useNavigate();
   const { tenantQuery } = useSession();
   const [rangeKey, setRangeKey] = useState<RangeKey>('h24');
@@ -48,10 +53,10 @@ export function Dashboard() {
         <Group>
           <SegmentedControl aria-label={t('dashboard.range')} value={rangeKey} onChange={(v) => setRangeKey(v as RangeKey)} data={(['h24', 'd7', 'd30', 'custom'] as const).map((k) => ({ value: k, label: t(`dashboard.${k}`) }))} />
           {rangeKey === 'custom' && (
-            <>
-              <TextInput type="datetime-local" aria-label={t('dashboard.from')} value={custom.from ?? toLocalInput(range.from)} onChange={(e) => setCustom({ ...custom, from: e.currentTarget.value })} />
-              <TextInput type="datetime-local" aria-label={t('dashboard.to')} value={custom.to ?? toLocalInput(range.to)} onChange={(e) => setCustom({ ...custom, to: e.currentTarget.value })} />
-            </>
+            <Suspense fallback={<Skeleton h={36} w={380} />}>
+              <InstantPicker aria-label={t('dashboard.from')} value={custom.from ?? range.from} onChange={(v) => setCustom({ ...custom, from: v ?? undefined })} w={180} />
+              <InstantPicker aria-label={t('dashboard.to')} value={custom.to ?? range.to} onChange={(v) => setCustom({ ...custom, to: v ?? undefined })} w={180} />
+            </Suspense>
           )}
           <Switch label={t('common.live')} checked={live} onChange={(e) => setLive(e.currentTarget.checked)} />
         </Group>
@@ -85,8 +90,8 @@ export function Dashboard() {
           <Title order={3} size="h5" mb="sm">{t('dashboard.topTypes')}</Title>
           {data && (
             <BarChart h={220} orientation="vertical" yAxisProps={{ width: 175 }} dataKey="type" series={[{ name: 'count', color: 'indigo.6', label: t('dashboard.events') }]}
-              data={Object.entries(data.events_by_type).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([type, count]) => ({ type, count }))}
-              barProps={{ className: 'clickable', onClick: (bar: { type?: string }) => bar.type && toEvents({ event_type: bar.type }) }} />
+              data={Object.entries(data.events_by_type).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([type, count]) => ({ type: label('eventType', type), event_type: type, count }))}
+              barProps={{ className: 'clickable', onClick: (bar: { payload?: { event_type?: string } }) => bar.payload?.event_type && toEvents({ event_type: bar.payload.event_type }) }} />
           )}
         </Card>
         <Card withBorder>
@@ -105,8 +110,8 @@ export function Dashboard() {
         <Card withBorder>
           <Title order={3} size="h5" mb="sm">{t('dashboard.bySeverity')}</Title>
           {data && (
-            <DonutChart withLabelsLine withLabels h={200} chartLabel={data.totals.events} pieProps={{ className: 'clickable', onClick: (slice: { name?: string }) => slice.name && toEvents({ severity: slice.name }) }}
-              data={Object.entries(data.events_by_severity).map(([name, value]) => ({ name, value, color: ({ CRITICAL: 'red.7', HIGH: 'orange.6', MEDIUM: 'yellow.6', LOW: 'blue.5', INFO: 'gray.5' } as Record<string, string>)[name] ?? 'gray.5' }))} />
+            <DonutChart withLabelsLine withLabels h={200} chartLabel={data.totals.events} pieProps={{ className: 'clickable', onClick: (slice: { payload?: { severity?: string } }) => slice.payload?.severity && toEvents({ severity: slice.payload.severity }) }}
+              data={Object.entries(data.events_by_severity).map(([severity, value]) => ({ name: label('severity', severity), severity, value, color: ({ CRITICAL: 'red.7', HIGH: 'orange.6', MEDIUM: 'yellow.6', LOW: 'blue.5', INFO: 'gray.5' } as Record<string, string>)[severity] ?? 'gray.5' }))} />
           )}
         </Card>
       </SimpleGrid>
@@ -118,7 +123,7 @@ export function Dashboard() {
               <Table.Tr key={e.id} className="clickable" onClick={() => navigate(`/events/trace/${encodeURIComponent(e.trace_id)}`)}>
                 <Table.Td>{formatTime(e.timestamp)}</Table.Td>
                 <Table.Td><SeverityBadge value={e.severity} /></Table.Td>
-                <Table.Td>{e.event_type}</Table.Td>
+                <Table.Td>{label('eventType', e.event_type)}</Table.Td>
                 <Table.Td>{e.provider_name ?? '—'}</Table.Td>
                 <Table.Td><Link to={`/events/trace/${encodeURIComponent(e.trace_id)}`}>{e.trace_id}</Link></Table.Td>
               </Table.Tr>

@@ -10,9 +10,10 @@ import { api, unwrap } from '../api/client';
 import type { EventQuery, SecurityEvent } from '../api/types';
 import openapi from '../api/openapi.json';
 import { useSession } from '../app/session';
+import { InstantPicker } from '../components/InstantPicker';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
-import { toLocalInput } from './range';
 import { useFormatTime } from '../i18n/format';
+import { useEnumLabel, useEnumOptions, type EnumKind } from '../i18n/enum-labels';
 
 const PAGE = 200;
 const ROW_HEIGHT = 40;
@@ -31,6 +32,8 @@ function fetchPage(query: EventQuery, page: number) {
 export function Events() {
   const { t } = useTranslation();
   const formatTime = useFormatTime();
+  const label = useEnumLabel();
+  const options = useEnumOptions();
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const { tenantQuery, me } = useSession();
@@ -58,23 +61,24 @@ export function Events() {
     return loaded[at]?.data?.items[index % PAGE];
   };
 
-  const select = (name: string, label: string, values: string[]) => (
-    <Select key={name} label={label} clearable data={values} value={params.get(name)} onChange={(v) => set(name, v)} w={190} />
+  // The choices show words; the URL and the query keep the API's value.
+  const select = (name: string, title: string, kind: EnumKind) => (
+    <Select key={name} label={title} clearable data={options(kind, enumOf(name))} value={params.get(name)} onChange={(v) => set(name, v)} w={190} />
   );
   return (
     <Stack>
       <Title order={2}>{t('events.title')}</Title>
       <Paper withBorder p="sm">
         <Group align="end" wrap="wrap">
-          {select('event_type', t('events.eventType'), enumOf('event_type'))}
-          {select('severity', t('events.severity'), enumOf('severity'))}
-          {select('decision', t('events.decision'), enumOf('decision'))}
+          {select('event_type', t('events.eventType'), 'eventType')}
+          {select('severity', t('events.severity'), 'severity')}
+          {select('decision', t('events.decision'), 'decision')}
           <TextInput label={t('events.provider')} value={params.get('provider_id') ?? ''} onChange={(e) => set('provider_id', e.currentTarget.value)} w={170} />
           <TextInput label={t('events.profile')} value={params.get('profile_id') ?? ''} onChange={(e) => set('profile_id', e.currentTarget.value)} w={170} />
           {me.is_super_admin && <TextInput label={t('events.tenant')} value={params.get('tenant_id') ?? ''} onChange={(e) => set('tenant_id', e.currentTarget.value)} w={130} />}
           <TextInput label={t('events.traceId')} value={params.get('trace_id') ?? ''} onChange={(e) => set('trace_id', e.currentTarget.value)} w={200} />
-          <TextInput type="datetime-local" label={t('events.from')} value={params.get('from') ? toLocalInput(params.get('from')!) : ''} onChange={(e) => set('from', e.currentTarget.value && new Date(e.currentTarget.value).toISOString())} />
-          <TextInput type="datetime-local" label={t('events.to')} value={params.get('to') ? toLocalInput(params.get('to')!) : ''} onChange={(e) => set('to', e.currentTarget.value && new Date(e.currentTarget.value).toISOString())} />
+          <InstantPicker label={t('events.from')} value={params.get('from')} onChange={(v) => set('from', v)} clearable w={190} />
+          <InstantPicker label={t('events.to')} value={params.get('to')} onChange={(v) => set('to', v)} clearable w={190} />
           <Button variant="default" onClick={() => setParams(new URLSearchParams(), { replace: true })}>{t('events.clear')}</Button>
         </Group>
       </Paper>
@@ -104,8 +108,8 @@ export function Events() {
                     <>
                       <Table.Td>{formatTime(e.timestamp)}</Table.Td>
                       <Table.Td><SeverityBadge value={e.severity} /></Table.Td>
-                      <Table.Td>{e.event_type}</Table.Td>
-                      <Table.Td><StatusBadge value={e.decision} /></Table.Td>
+                      <Table.Td>{label('eventType', e.event_type)}</Table.Td>
+                      <Table.Td><StatusBadge kind="decision" value={e.decision} /></Table.Td>
                       <Table.Td>{e.provider_name ?? '—'}</Table.Td>
                       <Table.Td>{e.tenant_id}</Table.Td>
                       <Table.Td style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}><a href={`/events/trace/${encodeURIComponent(e.trace_id)}`} onClick={(ev) => ev.preventDefault()}>{e.trace_id}</a></Table.Td>

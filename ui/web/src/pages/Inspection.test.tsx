@@ -1,32 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
 import type { InspectionCheck } from '../api/types';
+import { testRenderer } from '../testing/render';
 import { Inspection } from './Inspection';
 
 const check = (over: Partial<InspectionCheck>): InspectionCheck => ({
   detector: 'threat', side: 'request', status: 'ok', model_version: null, score: null, threshold: null, latency_ms: null, findings: 0, fired_rules: [], reason: null, ...over,
 });
 
-// React 19's own renderer (the alias in vite.config.ts): @testing-library/react and react-i18next are
-// hoisted beside the root's React 18, so the test renders with react-dom/client itself and gives the
-// component the console's English texts through i18next without its React binding.
-vi.mock('react-i18next', async () => {
-  const i18n = (await import('i18next')).createInstance();
-  await i18n.init({ lng: 'en', resources: { en: { translation: (await import('../i18n/en')).en } }, interpolation: { escapeValue: false } });
-  return { useTranslation: () => ({ t: i18n.t.bind(i18n), i18n }) };
-});
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-let root: Root | undefined;
-afterEach(() => act(() => root?.unmount()));
+// The console's English texts (testing/render.tsx says why the mock).
+vi.mock('react-i18next', async () => (await import('../testing/render')).reactI18next('en'));
+const view = testRenderer();
+afterEach(() => view.unmount());
 
-async function renderChecks(checks: InspectionCheck[]): Promise<HTMLElement> {
-  const container = document.body.appendChild(document.createElement('div'));
-  root = createRoot(container);
-  await act(async () => root!.render(<MantineProvider><Inspection checks={checks} /></MantineProvider>));
-  return container;
-}
+const renderChecks = (checks: InspectionCheck[]): Promise<HTMLElement> => view.render(<Inspection checks={checks} />);
 const texts = (row: Element) => [...row.querySelectorAll('td, td *')].map((e) => e.textContent);
 
 describe('Inspection', () => {

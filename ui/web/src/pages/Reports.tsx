@@ -5,23 +5,17 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ApiError, rawCall } from '../api/client';
+import type { Report } from '../api/types';
 import { bodySchema } from '../api/schemas';
 import { useSession } from '../app/session';
 import { StatusBadge } from '../components/Severity';
 import { SchemaForm } from '../components/SchemaForm';
-
-interface Report {
-  id: string;
-  type?: string;
-  format?: string;
-  status?: string;
-  period_start?: string;
-  period_end?: string;
-  created_at?: string;
-}
+import { useEnumLabel } from '../i18n/enum-labels';
+import { formatPeriodBound } from '../i18n/format';
 
 export function Reports() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const label = useEnumLabel();
   const { can } = useSession();
   const client = useQueryClient();
   const reports = useQuery({
@@ -56,8 +50,8 @@ export function Reports() {
           <Table.Tbody>
             {rows.map((r) => (
               <Table.Tr key={r.id}>
-                <Table.Td>{r.type}</Table.Td><Table.Td>{r.format}</Table.Td><Table.Td>{r.period_start}</Table.Td><Table.Td>{r.period_end}</Table.Td>
-                <Table.Td><StatusBadge value={r.status} /></Table.Td>
+                <Table.Td>{label('reportType', r.type)}</Table.Td><Table.Td>{r.format}</Table.Td><Table.Td>{formatPeriodBound(r.period_start, i18n.language)}</Table.Td><Table.Td>{formatPeriodBound(r.period_end, i18n.language)}</Table.Td>
+                <Table.Td><StatusBadge kind="reportStatus" value={r.status} /></Table.Td>
                 <Table.Td>{r.status === 'COMPLETED' && <Button component="a" size="xs" variant="light" href={`/api/v1/reports/${r.id}/download`} download>{t('reports.download')}</Button>}</Table.Td>
               </Table.Tr>
             ))}

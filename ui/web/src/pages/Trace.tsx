@@ -10,10 +10,12 @@ import { SeverityBadge, StatusBadge } from '../components/Severity';
 import { Inspection } from './Inspection';
 import { maskPrompt } from './mask-prompt';
 import { useFormatTime } from '../i18n/format';
+import { useEnumLabel } from '../i18n/enum-labels';
 
 export function Trace() {
   const { t } = useTranslation();
   const formatTime = useFormatTime();
+  const label = useEnumLabel();
   const { traceId = '' } = useParams();
   const { tenantQuery } = useSession();
   const events = useQuery({ queryKey: ['trace', traceId, tenantQuery()], queryFn: async () => unwrap(await api.GET('/api/v1/security-events', { params: { query: { trace_id: traceId, limit: 1000, ...tenantQuery() } } })) });
@@ -29,8 +31,8 @@ export function Trace() {
           <Group justify="space-between" mb="xs">
             <Group gap="xs">
               <SeverityBadge value={e.severity} />
-              <Text fw={600}>{e.event_type}</Text>
-              <StatusBadge value={e.decision} />
+              <Text fw={600} data-value={e.event_type}>{label('eventType', e.event_type)}</Text>
+              <StatusBadge kind="decision" value={e.decision} />
               {e.action && <Badge variant="outline">{e.action}</Badge>}
             </Group>
             <Text size="sm" c="dimmed">{formatTime(e.timestamp)} · {e.provider_name ?? '—'} · {e.model ?? ''}{e.latency_ms != null ? ` · ${t('trace.latency')} ${Math.round(e.latency_ms)} ms` : ''}</Text>

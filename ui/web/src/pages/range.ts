@@ -7,10 +7,3 @@ export function rangeOf(key: RangeKey, custom: { from?: string; to?: string }, n
   const hours = key === 'custom' ? 24 : HOURS[key];
   return { from: new Date(now.getTime() - hours * 3600_000).toISOString(), to: now.toISOString() };
 }
-
-/** "2026-11-25T10:00" for <input type="datetime-local"> from an ISO time. */
-export function toLocalInput(iso: string): string {
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}

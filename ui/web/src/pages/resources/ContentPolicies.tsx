@@ -12,7 +12,7 @@ export function ContentPolicies() {
     crdKind: 'ContentPolicy',
     lifecycle: 'activate-only',
     columns: [
-      { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
+      { label: t('common.status'), render: (r) => <StatusBadge kind="resourceStatus" value={r.status} /> },
       { label: t('common.type'), render: (r) => <Badge variant="light">{String(r.type)}</Badge> },
       { label: t('policies.rules'), render: (r) => (Array.isArray(r.rules) ? r.rules.length : 0) },
       { label: t('policies.resultAction'), render: (r) => String(r.action ?? '—') },

@@ -30,7 +30,7 @@ export function Profiles() {
     lifecycle: 'full',
     banner: <Text size="sm" c="dimmed">{t('profiles.onlyActive')}</Text>,
     columns: [
-      { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
+      { label: t('common.status'), render: (r) => <StatusBadge kind="resourceStatus" value={r.status} /> },
       { label: t('profiles.provider'), render: (r) => names.get(String(r.provider_id)) ?? String(r.provider_id) },
       { label: t('profiles.monitor'), render: (r) => (r.monitor_only ? <Badge color="grape" variant="filled">{t('profiles.monitor')}</Badge> : '—') },
     ],

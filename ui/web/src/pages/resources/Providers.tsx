@@ -36,7 +36,7 @@ function CheckNow({ row }: { row: ResourceRow }) {
   return (
     <Group gap={4} wrap="nowrap" data-testid="health-check">
       <Button size="xs" variant="light" loading={busy} onClick={() => void check()}>{t('providers.checkNow')}</Button>
-      {result && <span data-testid="health-check-result"><StatusBadge value={result.health_status} /></span>}
+      {result && <span data-testid="health-check-result"><StatusBadge kind="healthStatus" value={result.health_status} /></span>}
     </Group>
   );
 }
@@ -51,10 +51,10 @@ export function Providers() {
     crdKind: 'Provider',
     lifecycle: 'full',
     columns: [
-      { label: t('common.status'), render: (r) => <StatusBadge value={r.status} /> },
+      { label: t('common.status'), render: (r) => <StatusBadge kind="resourceStatus" value={r.status} /> },
       { label: t('providers.health'), render: (r) => (
         <Tooltip label={t('providers.checkedAt', { at: r.health_checked_at ? formatTime(String(r.health_checked_at)) : '—' })}>
-          <span data-testid="health-status"><StatusBadge value={String(r.health_status ?? 'UNKNOWN')} /></span>
+          <span data-testid="health-status"><StatusBadge kind="healthStatus" value={String(r.health_status ?? 'UNKNOWN')} /></span>
         </Tooltip>
       ) },
       { label: t('providers.latency'), render: (r) => <span data-testid="health-latency">{r.health_latency_ms != null ? `${r.health_latency_ms} ms` : '—'}</span> },

@@ -149,7 +149,7 @@ export function ResourcePage({ config }: { config: ResourceConfig }) {
                 {fixed.map((k) => <Text key={k} size="sm"><b>{fieldLabel(t, k)}</b>: {JSON.stringify(editing.row[k] ?? null)}</Text>)}
               </Alert>
             )}
-            {editing.mode === 'edit' && <Group mb="sm"><StatusBadge value={editing.row.status} /></Group>}
+            {editing.mode === 'edit' && <Group mb="sm"><StatusBadge kind="resourceStatus" value={editing.row.status} /></Group>}
             <SchemaForm
               schema={schema}
               uiSchema={config.uiSchema?.(editing.data, editing.mode)}
