@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
 import { ConfigError, StoreConnectionError, installShutdown, migrate, startTelemetry } from '@palisade/core';
-import { COMPONENTS, findComponent, portFor, type RunningComponent } from './components.js';
+import { COMPONENTS, findComponent } from './components.js';
+import { portFor, type RunningComponent } from './components/definition.js';
 import { createContext } from './context.js';
 
 const USAGE = `usage: palisade <command>

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
-import { findComponent, type RunningComponent } from './components.js';
+import { findComponent } from './components.js';
+import type { RunningComponent } from './components/definition.js';
 import { createContext } from './context.js';
 
 async function call(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {

@@ -6,7 +6,7 @@ import { generateKeyPair, SignJWT } from 'jose';
 import { forEachDatabase } from '@palisade/core/testing';
 import { createUserAgent, formOf, TEST_ADMIN } from '../testing/oidc.js';
 import { startLoginStack } from '../testing/stack.js';
-import { safeReturnPath } from './component.js';
+import { safeReturnPath } from './oauth2-routes.js';
 
 const HTML = { accept: 'text/html' };
 

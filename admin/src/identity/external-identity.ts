@@ -1,8 +1,9 @@
 // IDENTITY_PROVIDER=external: users live in Keycloak, Entra ID, Okta or Dex, and roles and tenant come
 // from their token claims (the proxy's forwarded headers). The user endpoints answer a clear 409 with
 // a code instead of editing a local table nobody logs in with; the fixed role list stays readable.
-import { PalisadeError, ROLE_DESCRIPTIONS, ROLE_NAMES } from '@palisade/core';
+import { PalisadeError } from '@palisade/core';
 import type { IdentityProvider } from './identity-provider.js';
+import { roleList } from './roles.js';
 
 export function managedExternally(): never {
   throw new PalisadeError('USERS_MANAGED_EXTERNALLY', {
@@ -28,8 +29,6 @@ export function createExternalIdentityProvider(): IdentityProvider {
     userIdForLogin: refuse,
     resetPassword: refuse,
     changePassword: refuse,
-    async listRoles() {
-      return ROLE_NAMES.map((name) => ({ id: name, name, description: ROLE_DESCRIPTIONS[name] }));
-    },
+    listRoles: async () => roleList(),
   };
 }

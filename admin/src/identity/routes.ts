@@ -1,7 +1,7 @@
 // The spec's user and role endpoints (Admin API table), all for admin (rule 4). Users belong to a
 // tenant (their tenant_id attribute): an admin manages the users of its own tenant, a super-admin
 // every tenant's (rule 3).
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import { z } from 'zod';
 import { IdParams, ListQuery, PalisadeError, Role, RoleAssignment, RoleListItem, RoleName, User, UserCreate, UserPasswordReset, UserUpdate } from '@palisade/core';
 import type { AdminRouteContext } from '../auth/contract.js';
@@ -16,27 +16,42 @@ export interface IdentityRouteDeps extends AdminRouteContext {
   identity: IdentityProvider;
 }
 
+/** What every user and role route shares: its access hook, its tag and the user it acts on. */
+interface IdentityScope {
+  identity: IdentityProvider;
+  access: AdminRouteContext['access'];
+  /** manage-users, then (external IdP) the same 409 whatever the body: validation would say 400 first. */
+  admin: preHandlerHookHandler | preHandlerHookHandler[];
+  tags: string[];
+  /** The user, once the caller may act on its tenant (403 for another tenant unless super-admin). */
+  userInScope(request: FastifyRequest): Promise<User>;
+}
+
 export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRouteDeps): void {
   const { access, identity } = deps;
   const manageUsers = access.require('manage-users');
-  // With an external IdP the answer is the same 409 whatever the body (validation would say 400 first).
-  const admin = identity.external ? [manageUsers, async () => managedExternally()] : manageUsers;
-  const tags = ['users'];
+  const scope: IdentityScope = {
+    identity,
+    access,
+    admin: identity.external ? [manageUsers, async () => managedExternally()] : manageUsers,
+    tags: ['users'],
+    async userInScope(request) {
+      const user = await identity.getUser(IdParams.parse(request.params).id);
+      access.tenantFor(request, user.tenant_id ?? undefined);
+      return user;
+    },
+  };
+  registerUserRoutes(app, scope);
+  registerUserRoleRoutes(app, scope);
+  app.get('/api/v1/roles', {
+    preHandler: manageUsers,
+    schema: routeSchema({ tags: ['roles'], summary: 'The roles', response: { 200: z.array(RoleListItem) } }),
+    handler: async () => identity.listRoles(),
+  });
+}
 
-  /** The user, once the caller may act on its tenant (403 for another tenant unless super-admin). */
-  async function userInScope(request: FastifyRequest): Promise<User> {
-    const user = await identity.getUser(IdParams.parse(request.params).id);
-    access.tenantFor(request, user.tenant_id ?? undefined);
-    return user;
-  }
-
-  /** Only a super-admin hands out or takes away super-admin: an admin must not widen its own reach. */
-  function checkGrant(request: FastifyRequest, role: RoleName) {
-    if (role === 'super-admin' && !access.principal(request).roles.includes('super-admin')) {
-      throw new PalisadeError('FORBIDDEN', { message: { en: 'Access denied: only a super-admin can grant or revoke super-admin', ru: 'Доступ запрещён: выдать или отозвать super-admin может только super-admin' } });
-    }
-  }
-
+/** The user records: list, read, create, edit, block and unblock, delete, set the password. */
+function registerUserRoutes(app: FastifyInstance, { identity, access, admin, tags, userInScope }: IdentityScope): void {
   app.get('/api/v1/users', {
     preHandler: admin,
     schema: routeSchema({ tags, summary: 'List users', description: 'Total count in X-Total-Count.', querystring: UserListQuery, response: { 200: z.array(User) } }),
@@ -107,6 +122,16 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
       return reply.code(204).send();
     },
   });
+}
+
+/** A user's roles: read, assign, remove. Only a super-admin hands out or takes away super-admin. */
+function registerUserRoleRoutes(app: FastifyInstance, { identity, access, admin, tags, userInScope }: IdentityScope): void {
+  // An admin must not widen its own reach.
+  function checkGrant(request: FastifyRequest, role: RoleName) {
+    if (role === 'super-admin' && !access.principal(request).roles.includes('super-admin')) {
+      throw new PalisadeError('FORBIDDEN', { message: { en: 'Access denied: only a super-admin can grant or revoke super-admin', ru: 'Доступ запрещён: выдать или отозвать super-admin может только super-admin' } });
+    }
+  }
 
   app.get('/api/v1/users/:id/roles', {
     preHandler: admin,
@@ -135,11 +160,5 @@ export function registerIdentityRoutes(app: FastifyInstance, deps: IdentityRoute
       await identity.removeRole(user.id, role_name);
       return reply.code(204).send();
     },
-  });
-
-  app.get('/api/v1/roles', {
-    preHandler: manageUsers,
-    schema: routeSchema({ tags: ['roles'], summary: 'The roles', response: { 200: z.array(RoleListItem) } }),
-    handler: async () => identity.listRoles(),
   });
 }

@@ -1,14 +1,7 @@
 import t from 'tap';
-import {
-  EXTRACTION_EMPTY_WARNING,
-  FieldMappingError,
-  compileMapping,
-  compileProviderMapping,
-  isExtractionEmpty,
-  replaceAllAt,
-  replaceAt,
-  resolveMapping,
-} from './extractor.js';
+import { EXTRACTION_EMPTY_WARNING, compileMapping, compileProviderMapping, isExtractionEmpty } from './extractor.js';
+import { replaceAllAt, replaceAt } from './json-pointer.js';
+import { FieldMappingError, resolveMapping } from './resolve-mapping.js';
 import { MAPPING_PRESET_NAMES, TOOL_ARGUMENT_PATHS, type MappingPresetName } from './presets.js';
 
 interface Case {

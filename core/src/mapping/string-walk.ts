@@ -1,7 +1,8 @@
 // Every string value of a JSON body, with its location: what the gateway inspects when a provider's
 // mapping finds no prompt in a body that still carries text (a wrong-typed `messages`, a body of
 // another vendor's format), so that nothing with text goes upstream uninspected.
-import type { JsonPointer, TextPart } from './extractor.js';
+import type { JsonPointer } from './json-pointer.js';
+import type { TextPart } from './text-parts.js';
 
 export interface StringWalk {
   parts: TextPart[];

@@ -8,8 +8,8 @@ import {
   ExporterUpdate,
   exporterUpdateSchema,
   matchesFilters,
-  parseDurationMs,
 } from './exporter.js';
+import { parseDurationMs } from './exporter-configs.js';
 import { issuePaths, issuesOf, parseOk } from '../testing/model.js';
 
 const make = (type: string, config: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({

@@ -30,6 +30,7 @@ export * from './profile.js';
 export * from './profile-warnings.js';
 export * from './content-policy.js';
 export * from './exporter.js';
+export * from './exporter-configs.js';
 export * from './audit-record.js';
 export * from './report.js';
 export * from './retention-settings.js';

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { z } from 'zod';
-import { Exporter, ExporterSpec, KAFKA_SECRET_FIELDS } from './exporter.js';
+import { KAFKA_SECRET_FIELDS } from './exporter-configs.js';
+import { Exporter, ExporterSpec } from './exporter.js';
 import { Provider, ProviderUpdate, UPSTREAM_AUTH_SECRET_FIELDS } from './provider.js';
 import { mapSecretValues, secret, secretKeysOf, secretValuesOf, isSecretHeaderName } from './secret.js';
 import { UserCreate } from './user.js';

@@ -7,6 +7,8 @@ export * from './pg-errors.js';
 export * from './migrations/index.js';
 export * from './repositories/resource-repository.js';
 export * from './repositories/event-repository.js';
+export type { EventQuery } from './repositories/event-filter.js';
+export { DASHBOARD_EVENT_GROUPS, type EventCounters, type EventStats, type EventStatsQuery } from './repositories/event-stats.js';
 export * from './repositories/audit-repository.js';
 export * from './repositories/bundle-repository.js';
 export * from './repositories/retention-repository.js';

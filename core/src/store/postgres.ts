@@ -21,9 +21,8 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-
-/** Connects a pool and checks the server answers, so a wrong DATABASE_URL fails at start with one line. */
-export async function connectPostgres(options: PostgresOptions): Promise<Database> {
+/** A pool whose server has answered, so a wrong DATABASE_URL fails at start with one line. */
+async function openPool(options: PostgresOptions): Promise<pg.Pool> {
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
@@ -39,7 +38,12 @@ export async function connectPostgres(options: PostgresOptions): Promise<Databas
     const reason = cause instanceof Error ? cause.message || cause.name : String(cause);
     throw new StoreConnectionError(`Cannot connect to PostgreSQL at ${redactUrl(options.url)}: ${reason}`, { cause });
   }
+  return pool;
+}
 
+/** Connects a pool and checks the server answers; LISTEN runs on one client of its own. */
+export async function connectPostgres(options: PostgresOptions): Promise<Database> {
+  const pool = await openPool(options);
   let listener: pg.PoolClient | undefined;
   const handlers = new Map<string, Set<(payload: string) => void>>();
 

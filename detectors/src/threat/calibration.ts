@@ -41,6 +41,98 @@ function solve(A: number[][], y: number[]): number[] {
 }
 
 /**
+ * The fitting problem over the parameters [a, c_0 … c_{K-1}, b]: row i's input to parameter j, its
+ * smoothed target (Platt's: (N₊+1)/(N₊+2) for an attack, 1/(N₋+2) otherwise) and the L2 penalty.
+ */
+interface Problem {
+  /** Rows. */
+  n: number;
+  /** Rule inputs per row. */
+  K: number;
+  /** Parameters: K + 2. */
+  P: number;
+  x(i: number, j: number): number;
+  target(i: number): number;
+  l2: number;
+}
+
+/** The penalised log-loss at parameters t. */
+function loss(problem: Problem, t: number[]): number {
+  const { n, K, P, x } = problem;
+  let f = 0;
+  for (let i = 0; i < n; i++) {
+    let z = 0;
+    for (let j = 0; j < P; j++) z += t[j]! * x(i, j);
+    const target = problem.target(i);
+    // -[t log σ(z) + (1-t) log(1-σ(z))], stable for either sign of z.
+    f += z >= 0 ? (1 - target) * z + Math.log1p(Math.exp(-z)) : -target * z + Math.log1p(Math.exp(z));
+  }
+  for (let k = 1; k <= K; k++) f += (problem.l2 / 2) * t[k]! ** 2;
+  return f;
+}
+
+/** The loss's gradient and Hessian at theta. */
+function derivatives(problem: Problem, theta: number[]): { grad: number[]; hess: number[][] } {
+  const { n, K, P, x } = problem;
+  const grad = new Array<number>(P).fill(0);
+  const hess = Array.from({ length: P }, () => new Array<number>(P).fill(0));
+  for (let i = 0; i < n; i++) {
+    let z = 0;
+    for (let j = 0; j < P; j++) z += theta[j]! * x(i, j);
+    const p = threatSigmoid(z);
+    const d1 = p - problem.target(i);
+    const d2 = Math.max(p * (1 - p), 1e-12);
+    for (let j = 0; j < P; j++) {
+      const xj = x(i, j);
+      if (xj === 0) continue;
+      grad[j]! += d1 * xj;
+      for (let k = 0; k < P; k++) hess[j]![k]! += d2 * xj * x(i, k);
+    }
+  }
+  for (let k = 1; k <= K; k++) {
+    grad[k]! += problem.l2 * theta[k]!;
+    hess[k]![k]! += problem.l2;
+  }
+  return { grad, hess };
+}
+
+/**
+ * One damped Newton step over the free parameters, in place: the full step, halved until the loss
+ * falls enough (Armijo). Returns the new loss, or undefined when there is nothing left to gain.
+ */
+function newtonStep(problem: Problem, theta: number[], free: readonly boolean[], current: number): number | undefined {
+  const { grad, hess } = derivatives(problem, theta);
+  const idx = [...Array(problem.P).keys()].filter((j) => free[j]);
+  for (const j of idx) hess[j]![j]! += 1e-9;
+  const step = solve(
+    idx.map((j) => idx.map((k) => hess[j]![k]!)),
+    idx.map((j) => -grad[j]!),
+  );
+  const slope = idx.reduce((s, j, m) => s + grad[j]! * step[m]!, 0);
+  if (-slope < 1e-10) return undefined;
+  for (let size = 1; size > 1e-10; size /= 2) {
+    const candidate = [...theta];
+    idx.forEach((j, m) => (candidate[j] = theta[j]! + size * step[m]!));
+    const value = loss(problem, candidate);
+    if (value <= current + 1e-4 * size * slope) {
+      theta.splice(0, problem.P, ...candidate);
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/** Minimises the loss over the free parameters, in place (at most 100 Newton steps). */
+function minimise(problem: Problem, theta: number[], free: readonly boolean[]): void {
+  let current = loss(problem, theta);
+  for (let iteration = 0; iteration < 100; iteration++) {
+    const next = newtonStep(problem, theta, free, current);
+    if (next === undefined) return;
+    current = next;
+  }
+}
+
+/**
  * Fits the calibration. `rules[i]` holds row i's rule inputs (0/1), all of the same length (0 for
  * plain Platt). Rules that end negative are pinned at 0 and the rest refitted (an active-set method).
  */
@@ -58,73 +150,20 @@ export function fitThreatCalibration(
   const negatives = n - positives;
   const hi = (positives + 1) / (positives + 2);
   const lo = 1 / (negatives + 2);
-
-  // Parameters: [a, c_0 … c_{K-1}, b].
   const P = K + 2;
-  const x = (i: number, j: number): number => (j === 0 ? logits[i]! : j === P - 1 ? 1 : rules[i]![j - 1]!);
+  const problem: Problem = {
+    n,
+    K,
+    P,
+    x: (i, j) => (j === 0 ? logits[i]! : j === P - 1 ? 1 : rules[i]![j - 1]!),
+    target: (i) => (labels[i] === 1 ? hi : lo),
+    l2: options.l2,
+  };
   const theta = new Array<number>(P).fill(0);
   theta[P - 1] = Math.log((positives + 1) / (negatives + 1));
   const free = new Array<boolean>(P).fill(true);
-
-  const loss = (t: number[]): number => {
-    let f = 0;
-    for (let i = 0; i < n; i++) {
-      let z = 0;
-      for (let j = 0; j < P; j++) z += t[j]! * x(i, j);
-      const target = labels[i] === 1 ? hi : lo;
-      // -[t log σ(z) + (1-t) log(1-σ(z))], stable for either sign of z.
-      f += z >= 0 ? (1 - target) * z + Math.log1p(Math.exp(-z)) : -target * z + Math.log1p(Math.exp(z));
-    }
-    for (let k = 1; k <= K; k++) f += (options.l2 / 2) * t[k]! ** 2;
-    return f;
-  };
-
   for (let round = 0; round <= K; round++) {
-    let current = loss(theta);
-    for (let iteration = 0; iteration < 100; iteration++) {
-      const grad = new Array<number>(P).fill(0);
-      const hess = Array.from({ length: P }, () => new Array<number>(P).fill(0));
-      for (let i = 0; i < n; i++) {
-        let z = 0;
-        for (let j = 0; j < P; j++) z += theta[j]! * x(i, j);
-        const p = threatSigmoid(z);
-        const d1 = p - (labels[i] === 1 ? hi : lo);
-        const d2 = Math.max(p * (1 - p), 1e-12);
-        for (let j = 0; j < P; j++) {
-          const xj = x(i, j);
-          if (xj === 0) continue;
-          grad[j]! += d1 * xj;
-          for (let k = 0; k < P; k++) hess[j]![k]! += d2 * xj * x(i, k);
-        }
-      }
-      for (let k = 1; k <= K; k++) {
-        grad[k]! += options.l2 * theta[k]!;
-        hess[k]![k]! += options.l2;
-      }
-      const idx = [...Array(P).keys()].filter((j) => free[j]);
-      for (const j of idx) hess[j]![j]! += 1e-9;
-      const step = solve(
-        idx.map((j) => idx.map((k) => hess[j]![k]!)),
-        idx.map((j) => -grad[j]!),
-      );
-      const slope = idx.reduce((s, j, m) => s + grad[j]! * step[m]!, 0);
-      if (-slope < 1e-10) break;
-      let size = 1;
-      let accepted = false;
-      while (size > 1e-10) {
-        const candidate = [...theta];
-        idx.forEach((j, m) => (candidate[j] = theta[j]! + size * step[m]!));
-        const value = loss(candidate);
-        if (value <= current + 1e-4 * size * slope) {
-          theta.splice(0, P, ...candidate);
-          current = value;
-          accepted = true;
-          break;
-        }
-        size /= 2;
-      }
-      if (!accepted) break;
-    }
+    minimise(problem, theta, free);
     const negative = [...Array(K).keys()].map((k) => k + 1).filter((j) => free[j] && theta[j]! < 0);
     if (negative.length === 0) break;
     for (const j of negative) {

@@ -4,13 +4,12 @@
 // Without a model directory every translate call is a 503 (SERVICE_UNAVAILABLE), which the gateway
 // skips; device-info still answers.
 import { performance } from 'node:perf_hooks';
-import * as ort from 'onnxruntime-node';
 import { PalisadeError } from '@palisade/core';
 import type { Detector, DetectorCallOptions } from '../contract.js';
-import { checkSessionInputs, greedyDecode, type MarianSessions } from './decode.js';
-import { executionProvidersFor, probeCuda, type CudaProbe, type TranslationDevice } from './device.js';
+import { greedyDecode } from './decode.js';
+import { probeCuda, type CudaProbe, type TranslationDevice } from './device.js';
 import { TRANSLATION_LIMITS } from './limits.js';
-import { findMarianModelDirs, readMarianModelDir, type MarianModelDir } from './model-dir.js';
+import { loadModels, pickModel, releaseModel, type Loaded } from './models.js';
 import { TranslateRequestSchema, type TranslateRequest, type TranslateResponse, type TranslationDeviceInfo } from './schemas.js';
 
 export interface TranslatorLogger {
@@ -37,42 +36,6 @@ export interface Translator extends Detector<TranslateRequest, TranslateResponse
   ready(): Promise<void>;
   deviceInfo(): Promise<TranslationDeviceInfo>;
   close(): Promise<void>;
-}
-
-interface LoadedModel {
-  files: MarianModelDir;
-  sessions: MarianSessions;
-}
-
-interface Loaded {
-  models: LoadedModel[];
-  device: 'cpu' | 'cuda';
-  computeType: string;
-  warning?: string;
-}
-
-async function createSessions(files: MarianModelDir, providers: string[], threads: number | undefined): Promise<MarianSessions> {
-  const options: ort.InferenceSession.SessionOptions = {
-    executionProviders: providers as ort.InferenceSession.ExecutionProviderConfig[],
-    graphOptimizationLevel: 'all',
-    logSeverityLevel: 3,
-    ...(threads ? { intraOpNumThreads: threads } : {}),
-  };
-  const encoder = await ort.InferenceSession.create(files.encoderPath, options);
-  try {
-    const decoder = await ort.InferenceSession.create(files.decoderPath, options);
-    const sessions = { encoder, decoder };
-    checkSessionInputs(sessions);
-    return sessions;
-  } catch (error) {
-    await encoder.release();
-    throw error;
-  }
-}
-
-function logitsType(sessions: MarianSessions): string {
-  const meta = sessions.decoder.outputMetadata.find((m) => m.name === 'logits');
-  return meta && meta.isTensor ? meta.type : 'float32';
 }
 
 /** Sentence-ish pieces: after . ! ? … and their CJK forms, and at line breaks. */
@@ -108,61 +71,11 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
   const budget = Math.max(2, options.maxInputTokens ?? TRANSLATION_LIMITS.maxInputTokens);
   let loading: Promise<Loaded> | undefined;
 
-  async function load(modelDir: string): Promise<Loaded> {
-    const dirs = await findMarianModelDirs(modelDir);
-    const preferFp16 = requested === 'cuda';
-    const models: LoadedModel[] = [];
-    let device: 'cpu' | 'cuda' = requested;
-    let warning: string | undefined;
-    try {
-      for (const dir of dirs) {
-        const files = await readMarianModelDir(dir, { preferFp16 });
-        let sessions: MarianSessions;
-        try {
-          sessions = await createSessions(files, executionProvidersFor(device).slice(0, device === 'cuda' ? 1 : undefined), options.intraOpNumThreads);
-        } catch (error) {
-          if (device !== 'cuda') throw error;
-          // One warning, then every model on the CPU (fp16 exports are kept only for CUDA).
-          device = 'cpu';
-          warning = `TRANSLATION_SERVICE_MODEL_DEVICE=cuda but the CUDA execution provider did not load (${error instanceof Error ? error.message : String(error)}); running on the CPU`;
-          options.logger?.warn({ model: files.name }, warning);
-          for (const m of models.splice(0)) await releaseModel(m);
-          return loadOnCpu(dirs, warning);
-        }
-        models.push({ files, sessions });
-      }
-    } catch (error) {
-      for (const m of models) await releaseModel(m);
-      throw error;
-    }
-    options.logger?.info({ models: models.map((m) => m.files.name), device }, 'translation models loaded');
-    return { models, device, computeType: logitsType(models[0]!.sessions), ...(warning ? { warning } : {}) };
-  }
-
-  async function loadOnCpu(dirs: string[], warning: string): Promise<Loaded> {
-    const models: LoadedModel[] = [];
-    try {
-      for (const dir of dirs) {
-        const files = await readMarianModelDir(dir, { preferFp16: false });
-        models.push({ files, sessions: await createSessions(files, ['cpu'], options.intraOpNumThreads) });
-      }
-    } catch (error) {
-      for (const m of models) await releaseModel(m);
-      throw error;
-    }
-    return { models, device: 'cpu', computeType: logitsType(models[0]!.sessions), warning };
-  }
-
-  async function releaseModel(model: LoadedModel): Promise<void> {
-    await model.sessions.encoder.release();
-    await model.sessions.decoder.release();
-  }
-
   function loaded(): Promise<Loaded> {
     if (!options.modelDir) {
       return Promise.reject(new PalisadeError('SERVICE_UNAVAILABLE', { message: 'No translation model: TRANSLATION_MODEL_DIR is not set' }));
     }
-    loading ??= load(options.modelDir).catch((error: unknown) => {
+    loading ??= loadModels(options.modelDir, { requested, intraOpNumThreads: options.intraOpNumThreads, logger: options.logger }).catch((error: unknown) => {
       options.logger?.warn({ err: error }, 'translation model failed to load');
       throw new PalisadeError('SERVICE_UNAVAILABLE', {
         message: `The translation model could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
@@ -170,18 +83,6 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       });
     });
     return loading;
-  }
-
-  function pick(models: LoadedModel[], source: string, target: string): LoadedModel {
-    const found =
-      models.find((m) => m.files.sourceLang === source && m.files.targetLang === target) ??
-      models.find((m) => m.files.sourceLang === 'mul' && m.files.targetLang === target);
-    if (found) return found;
-    const pairs = models.map((m) => `${m.files.sourceLang}-${m.files.targetLang}`).join(', ');
-    throw new PalisadeError('VALIDATION_ERROR', {
-      message: `No translation model for ${source}-${target} (served: ${pairs})`,
-      details: [{ path: models.some((m) => m.files.targetLang === target) ? 'source_lang' : 'target_lang', message: `not served; pairs: ${pairs}` }],
-    });
   }
 
   return {
@@ -193,7 +94,7 @@ export function createTranslator(options: TranslatorOptions = {}): Translator {
       if (request.source_lang === request.target_lang) {
         return { translation: request.text, source_lang: request.source_lang, target_lang: request.target_lang, model: 'none', latency_ms: performance.now() - started };
       }
-      const model = pick(models, request.source_lang, request.target_lang);
+      const model = pickModel(models, request.source_lang, request.target_lang);
       const { tokenizer, generation } = model.files;
       const parts: string[] = [];
       for (const source of chunkSourceIds(request.text, (t) => tokenizer.encode(t), tokenizer.special.eos, budget)) {

@@ -9,9 +9,9 @@
 // An input aborted while queued never reaches a worker; an input aborted while running answers at
 // once, its worker is told to stop and its late result is dropped. A worker that dies fails its input
 // (503, so the pipeline's action_on_detector_error applies) and is replaced.
-import { Worker } from 'node:worker_threads';
-import { isErrorCode, PalisadeError } from '@palisade/core';
-import type { WorkerFailure, WorkerReply, WorkerRequest, WorkerStart } from './protocol.js';
+import type { WorkerRequest, WorkerStart } from './protocol.js';
+import { createWaitingQueue } from './waiting.js';
+import { launchWorker, unavailable, type Pending, type Slot } from './worker.js';
 
 export interface WorkerPoolOptions<Init> {
   /** Names the workers in errors and warnings ("threat", "PII"). */
@@ -44,22 +44,34 @@ export interface WorkerPool<Input, Result, Ready> {
   close(): Promise<void>;
 }
 
-interface Pending<Result> {
-  resolve(result: Result): void;
-  reject(error: unknown): void;
-}
-
-interface Slot<Result> {
-  worker: Worker;
-  pending: Map<number, Pending<Result>>;
-}
-
 interface Job<Input, Result> {
   id: number;
   input: Input;
   pending: Pending<Result>;
   /** The worker it was handed to; undefined while it waits in the pool's queue. */
   slot?: Slot<Result>;
+}
+
+/** The same message from several workers is passed on once. */
+function onceEach(warn: (message: string) => void): (message: string) => void {
+  const warned = new Set<string>();
+  return (message) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    warn(message);
+  };
+}
+
+/** Starts `count` workers at once; when one cannot start, the others are stopped (after `abandon`) and its error thrown. */
+async function startAll<Started extends { slot: Slot<unknown> }>(count: number, launch: () => Promise<Started>, abandon: () => void): Promise<Started[]> {
+  const first = await Promise.allSettled(Array.from({ length: count }, launch));
+  const failed = first.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) {
+    abandon();
+    await Promise.all(first.map((r) => (r.status === 'fulfilled' ? r.value.slot.worker.terminate() : undefined)));
+    throw failed.reason;
+  }
+  return (first as Array<PromiseFulfilledResult<Started>>).map((r) => r.value);
 }
 
 /** Inputs a worker holds at once: one, so a free worker always takes the oldest waiting input. */
@@ -69,77 +81,26 @@ export async function createWorkerPool<Init, Input, Result, Ready>(options: Work
   const { name, script } = options;
   if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`${name} workers must be a positive integer, not ${options.workers}`);
   const start: WorkerStart<Init> = { niceness: options.niceness ?? 5, init: options.init };
-  const warned = new Set<string>();
-  const warn = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    options.warn(message);
-  };
-  const unavailable = (message: string) => new PalisadeError('SERVICE_UNAVAILABLE', { message });
-  const rebuild = (error: WorkerFailure): Error => {
-    if (error.code && isErrorCode(error.code)) return new PalisadeError(error.code, { message: error.message });
-    const rebuilt = new Error(`${name} worker: ${error.message}`);
-    if (error.name) rebuilt.name = error.name;
-    return rebuilt;
-  };
+  const warn = onceEach(options.warn);
 
   const slots: Array<Slot<Result>> = [];
-  // FIFO of waiting inputs (an array and a head index: O(1) per step); `waiting` holds the ones not
-  // yet handed out, so an abort can take an input out of the queue without a scan.
-  let queue: Array<Job<Input, Result>> = [];
-  let queueHead = 0;
-  const waiting = new Map<number, Job<Input, Result>>();
+  const waiting = createWaitingQueue<Job<Input, Result>>();
   let nextId = 1;
   let closed = false;
   let restarts = 0;
 
-  /** Starts a worker and resolves once its setup is done; rejects when it cannot start. */
-  const launch = (): Promise<{ slot: Slot<Result>; ready: Ready }> =>
-    new Promise((resolve, reject) => {
-      const worker = new Worker(script, { workerData: start });
-      const slot: Slot<Result> = { worker, pending: new Map() };
-      let started = false;
-      worker.on('message', (reply: WorkerReply<Ready, Result>) => {
-        switch (reply.type) {
-          case 'ready':
-            started = true;
-            resolve({ slot, ready: reply.ready });
-            return;
-          case 'start-failed':
-            reject(rebuild(reply.error));
-            void worker.terminate();
-            return;
-          case 'warn':
-            warn(reply.message);
-            return;
-          case 'result':
-          case 'error': {
-            const pending = slot.pending.get(reply.id);
-            if (!pending) return; // aborted: the caller has its answer already
-            slot.pending.delete(reply.id);
-            if (reply.type === 'result') pending.resolve(reply.result);
-            else pending.reject(rebuild(reply.error));
-            dispatch();
-          }
-        }
-      });
-      worker.on('error', (error) => {
-        if (!started) reject(error);
-      });
-      worker.on('exit', (code) => {
-        if (!started) {
-          reject(new Error(`the ${name} worker exited with code ${code} while starting`));
-          return;
-        }
-        for (const pending of slot.pending.values()) pending.reject(unavailable(`the ${name} worker stopped (exit code ${code})`));
-        slot.pending.clear();
+  const launch = () =>
+    launchWorker<Init, Ready, Result>(name, script, start, {
+      warn,
+      answered: () => dispatch(),
+      exited(slot) {
         const index = slots.indexOf(slot);
         if (index >= 0) slots.splice(index, 1);
         if (!closed) {
           replace();
           dispatch();
         }
-      });
+      },
     });
 
   const replace = () => {
@@ -156,39 +117,25 @@ export async function createWorkerPool<Init, Input, Result, Ready>(options: Work
         warn(`${name} worker could not be restarted: ${error instanceof Error ? error.message : String(error)}`);
         if (slots.length > 0) return;
         // No worker left to take them: the waiting inputs fail now rather than wait for ever.
-        for (const job of waiting.values()) job.pending.reject(unavailable(`no ${name} worker is running`));
-        waiting.clear();
+        for (const job of waiting.drain()) job.pending.reject(unavailable(`no ${name} worker is running`));
       },
     );
   };
 
-  const first = await Promise.allSettled(Array.from({ length: options.workers }, launch));
-  const failed = first.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) {
-    closed = true;
-    await Promise.all(first.map((r) => (r.status === 'fulfilled' ? r.value.slot.worker.terminate() : undefined)));
-    throw failed.reason;
-  }
-  const launched = first as Array<PromiseFulfilledResult<{ slot: Slot<Result>; ready: Ready }>>;
-  for (const r of launched) slots.push(r.value.slot);
+  // Closed before the others stop, so that their exits start no replacements.
+  const launched = await startAll(options.workers, launch, () => (closed = true));
+  for (const { slot } of launched) slots.push(slot);
 
   /** Hands waiting inputs, oldest first, to the workers that have room. */
   function dispatch(): void {
     for (const slot of slots) {
-      while (slot.pending.size < INPUTS_PER_WORKER && queueHead < queue.length) {
-        const job = queue[queueHead++]!;
-        if (!waiting.delete(job.id)) continue; // aborted while it waited
+      while (slot.pending.size < INPUTS_PER_WORKER) {
+        const job = waiting.next();
+        if (!job) break;
         job.slot = slot;
         slot.pending.set(job.id, job.pending);
         slot.worker.postMessage({ type: 'run', id: job.id, input: job.input } satisfies WorkerRequest<Input>);
       }
-    }
-    if (queueHead === queue.length) {
-      queue = [];
-      queueHead = 0;
-    } else if (queueHead > 1024 && queueHead * 2 > queue.length) {
-      queue = queue.slice(queueHead);
-      queueHead = 0;
     }
   }
 
@@ -199,7 +146,7 @@ export async function createWorkerPool<Init, Input, Result, Ready>(options: Work
     const id = nextId++;
     return new Promise<Result>((resolve, reject) => {
       const onAbort = () => {
-        if (waiting.delete(id)) {
+        if (waiting.remove(id)) {
           reject(options.abortError(signal!));
           return;
         }
@@ -215,24 +162,20 @@ export async function createWorkerPool<Init, Input, Result, Ready>(options: Work
         fn(value);
       };
       const job: Job<Input, Result> = { id, input, pending: { resolve: settle(resolve), reject: settle(reject) } };
-      waiting.set(id, job);
-      queue.push(job);
+      waiting.push(job);
       dispatch();
     });
   };
 
   return {
-    ready: launched[0]!.value.ready,
+    ready: launched[0]!.ready,
     run,
     stats: () => ({ workers: slots.length, inFlight: waiting.size + slots.reduce((n, s) => n + s.pending.size, 0), restarts }),
     async close() {
       if (closed) return;
       closed = true;
       const closedError = () => unavailable(`The ${name} detector is closed`);
-      for (const job of waiting.values()) job.pending.reject(closedError());
-      waiting.clear();
-      queue = [];
-      queueHead = 0;
+      for (const job of waiting.drain()) job.pending.reject(closedError());
       const stopping = slots.splice(0);
       for (const slot of stopping) {
         for (const pending of slot.pending.values()) pending.reject(closedError());

@@ -14,8 +14,14 @@ export function scopeOf(report: Report): Scope {
   return { from: new Date(report.period_start).toISOString(), to: new Date(report.period_end).toISOString(), tenantIds: report.all_tenants ? undefined : [report.tenant_id] };
 }
 
+/** A WHERE clause and its parameters: what every query of one report shares. */
+export interface Filter {
+  where: string;
+  params: unknown[];
+}
+
 /** `<column> >= $1 AND <column> < $2 [AND tenant_id = ANY($3)]` with its parameters. */
-export function periodFilter(scope: Scope, column: string): { where: string; params: unknown[] } {
+export function periodFilter(scope: Scope, column: string): Filter {
   const params: unknown[] = [scope.from, scope.to];
   let where = `${column} >= $1 AND ${column} < $2`;
   if (scope.tenantIds) {

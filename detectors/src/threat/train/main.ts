@@ -12,12 +12,32 @@ import { formatThreatGroupTable, formatThreatLanguageTable, threatLanguageFigure
 import { THREAT_FEATURES, THREAT_RECIPE, THREAT_CORPUS, THREAT_TRAINING_SEED } from './config.js';
 import { threatCorpus } from './corpus.js';
 import { loadThreatDataset, threatDatasetPath, threatReportLanguage } from './dataset.js';
-import { buildThreatArtifacts, threatNoticeMarkdown, writeThreatArtifacts } from './export.js';
-import { featurizeThreatRows, threatRowScore, trainThreatModel, type ThreatFeaturizedRow } from './recipe.js';
+import { buildThreatArtifacts, threatNoticeMarkdown, writeThreatArtifacts, type ThreatArtifacts } from './export.js';
+import { featurizeThreatRows, threatRowScore, trainThreatModel, type ThreatFeaturizedRow, type ThreatTrainedModel } from './recipe.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
+
+/** The graph must score exactly like the JS reference the printed figures come from (every 25th row). */
+async function checkOnnxGraph(artifacts: ThreatArtifacts, model: ThreatTrainedModel, rows: ThreatFeaturizedRow[]): Promise<void> {
+  const session = await ort.InferenceSession.create(artifacts.onnx, { executionProviders: ['cpu'] });
+  let worst = 0;
+  for (const r of rows.filter((_, i) => i % 25 === 0)) {
+    const packed = packThreatWindows(r.features.windows);
+    const feeds: Record<string, ort.Tensor> = {
+      [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [r.features.windows.length, packed.width]),
+      [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [r.features.windows.length, packed.width]),
+    };
+    if (artifacts.metadata.ruleInputs.length > 0) feeds[THREAT_ONNX_INPUTS.rules] = new ort.Tensor('float32', r.features.rules, [r.features.rules.length]);
+    const out = await session.run(feeds);
+    const onnxScore = (out[THREAT_ONNX_OUTPUTS.probability]!.data as Float32Array)[0]!;
+    worst = Math.max(worst, Math.abs(onnxScore - threatRowScore(model.head, model.calibration, r.features)));
+  }
+  await session.release();
+  log(`\nONNX graph vs JS forward pass: largest difference ${worst.toExponential(2)} over ${Math.ceil(rows.length / 25)} rows`);
+  if (worst > 1e-4) throw new Error('the ONNX graph does not reproduce the trained model');
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { data: { type: 'string' }, out: { type: 'string' }, name: { type: 'string' } } });
@@ -78,23 +98,7 @@ async function main(): Promise<void> {
     },
   });
 
-  // The graph must score exactly like the JS reference the figures above come from.
-  const session = await ort.InferenceSession.create(artifacts.onnx, { executionProviders: ['cpu'] });
-  let worst = 0;
-  for (const r of rows.filter((_, i) => i % 25 === 0)) {
-    const packed = packThreatWindows(r.features.windows);
-    const feeds: Record<string, ort.Tensor> = {
-      [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [r.features.windows.length, packed.width]),
-      [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [r.features.windows.length, packed.width]),
-    };
-    if (artifacts.metadata.ruleInputs.length > 0) feeds[THREAT_ONNX_INPUTS.rules] = new ort.Tensor('float32', r.features.rules, [r.features.rules.length]);
-    const out = await session.run(feeds);
-    const onnxScore = (out[THREAT_ONNX_OUTPUTS.probability]!.data as Float32Array)[0]!;
-    worst = Math.max(worst, Math.abs(onnxScore - threatRowScore(model.head, model.calibration, r.features)));
-  }
-  await session.release();
-  log(`\nONNX graph vs JS forward pass: largest difference ${worst.toExponential(2)} over ${Math.ceil(rows.length / 25)} rows`);
-  if (worst > 1e-4) throw new Error('the ONNX graph does not reproduce the trained model');
+  await checkOnnxGraph(artifacts, model, rows);
 
   const written = await writeThreatArtifacts(outDir, artifacts, threatNoticeMarkdown(name, shippable, excluded));
   log(`\nmodel ${artifacts.metadata.version}: ${(artifacts.onnx.byteLength / 1024 / 1024).toFixed(2)} MB; calibration a=${model.calibration.a.toFixed(4)} b=${model.calibration.b.toFixed(4)} rules ${JSON.stringify(artifacts.metadata.calibration.ruleWeights)}`);

@@ -35,46 +35,204 @@ const EPSILON = 1e-8;
 
 export type ThreatTrainLog = (message: string) => void;
 
+/** The parameters being trained and AdamW's state: the sparse first layer w1 and the dense rest. */
+interface TrainState {
+  H: number;
+  linear: boolean;
+  w1: Float32Array;
+  m1: Float32Array;
+  v1: Float32Array;
+  g1: Float32Array;
+  /** Per bucket: the step of its last update, whether the batch touched it, whether any batch did. */
+  lastStep: Int32Array;
+  inBatch: Uint8Array;
+  seen: Uint8Array;
+  /** The buckets the batch touched (rowCount of them). */
+  rows: Int32Array;
+  rowCount: number;
+  /** Dense parameters after w1: b1 (no decay), w2, b2 (no decay) in one vector. */
+  denseW: Float32Array;
+  denseM: Float32Array;
+  denseV: Float32Array;
+  denseG: Float32Array;
+  denseDecays: Uint8Array;
+  b2Index: number;
+  /** Scratch of one example: the hidden pre-activations and their gradient. */
+  pre: Float64Array;
+  dh: Float64Array;
+  step: number;
+}
+
+/** Random initial weights of the MLP (the linear head starts at zero). */
+function initialise(head: ThreatHeadWeights, options: ThreatTrainOptions, random: ReturnType<typeof createThreatRandom>): void {
+  if (head.kind === 'linear') return;
+  const H = head.hidden;
+  for (let i = 0; i < head.w1.length; i++) head.w1[i] = random.normal() * options.initScale;
+  for (let j = 0; j < H; j++) head.w2[j] = random.normal() / Math.sqrt(H);
+  head.b1.fill(0.01);
+}
+
+function trainState(head: ThreatHeadWeights, dimensions: number): TrainState {
+  const H = head.hidden;
+  const linear = head.kind === 'linear';
+  const denseW = new Float32Array(2 * (linear ? 0 : H) + 1);
+  const denseDecays = new Uint8Array(denseW.length);
+  if (!linear) {
+    denseW.set(head.b1, 0);
+    denseW.set(head.w2, H);
+    denseDecays.fill(1, H, 2 * H);
+  }
+  return {
+    H,
+    linear,
+    w1: head.w1,
+    m1: new Float32Array(head.w1.length),
+    v1: new Float32Array(head.w1.length),
+    g1: new Float32Array(head.w1.length),
+    lastStep: new Int32Array(dimensions),
+    inBatch: new Uint8Array(dimensions),
+    seen: new Uint8Array(dimensions),
+    rows: new Int32Array(4096),
+    rowCount: 0,
+    denseW,
+    denseM: new Float32Array(denseW.length),
+    denseV: new Float32Array(denseW.length),
+    denseG: new Float32Array(denseW.length),
+    denseDecays,
+    b2Index: denseW.length - 1,
+    pre: new Float64Array(H),
+    dh: new Float64Array(H),
+    step: 0,
+  };
+}
+
+/**
+ * Forward and backward pass of one example (loss weight `w`, normalised): its gradient is added to
+ * the batch's, the w1 rows it touches are noted. Returns its weighted loss.
+ */
+function accumulate(s: TrainState, example: ThreatExample, w: number, batchSize: number): number {
+  const { H, linear, w1, g1, inBatch, denseW, denseG, b2Index, pre, dh } = s;
+  const { indices, values } = example.vector;
+  const n = indices.length;
+  if (s.rowCount + n > s.rows.length) {
+    const grown = new Int32Array(Math.max(s.rows.length * 2, s.rowCount + n));
+    grown.set(s.rows.subarray(0, s.rowCount));
+    s.rows = grown;
+  }
+  const rows = s.rows;
+  // Forward.
+  let z = denseW[b2Index]!;
+  if (linear) {
+    for (let i = 0; i < n; i++) z += w1[indices[i]!]! * values[i]!;
+  } else {
+    for (let j = 0; j < H; j++) pre[j] = denseW[j]!;
+    for (let i = 0; i < n; i++) {
+      const base = indices[i]! * H;
+      const v = values[i]!;
+      for (let j = 0; j < H; j++) pre[j]! += w1[base + j]! * v;
+    }
+    for (let j = 0; j < H; j++) if (pre[j]! > 0) z += pre[j]! * denseW[H + j]!;
+  }
+  const p = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+  const y = example.label;
+  const loss = w * (y === 1 ? Math.log(Math.max(p, 1e-7)) : Math.log(Math.max(1 - p, 1e-7)));
+  const g = (w / batchSize) * (p - y);
+  denseG[b2Index]! += g;
+  // Backward.
+  if (linear) {
+    for (let i = 0; i < n; i++) {
+      const r = indices[i]!;
+      if (inBatch[r] === 0) {
+        inBatch[r] = 1;
+        rows[s.rowCount++] = r;
+      }
+      g1[r]! += g * values[i]!;
+    }
+    return loss;
+  }
+  for (let j = 0; j < H; j++) {
+    if (pre[j]! > 0) {
+      denseG[H + j]! += g * pre[j]!;
+      dh[j] = g * denseW[H + j]!;
+    } else dh[j] = 0;
+    denseG[j]! += dh[j]!;
+  }
+  for (let i = 0; i < n; i++) {
+    const r = indices[i]!;
+    if (inBatch[r] === 0) {
+      inBatch[r] = 1;
+      rows[s.rowCount++] = r;
+    }
+    const v = values[i]!;
+    const base = r * H;
+    for (let j = 0; j < H; j++) g1[base + j]! += v * dh[j]!;
+  }
+  return loss;
+}
+
+/** One AdamW step: the batch's rows of w1 (with the decay of the steps they sat out), then the dense parameters; the gradients are cleared. */
+function adamStep(s: TrainState, lr: number, decay: number, logDecay: number): void {
+  const { H, w1, m1, v1, g1, lastStep, inBatch, seen, rows, denseW, denseM, denseV, denseG, denseDecays } = s;
+  const step = ++s.step;
+  const stepLr = lr / (1 - BETA1 ** step);
+  const rc2 = 1 / Math.sqrt(1 - BETA2 ** step);
+  for (let t = 0; t < s.rowCount; t++) {
+    const r = rows[t]!;
+    // The decay of the steps this row sat out, then this step's.
+    const factor = Math.exp(logDecay * (step - lastStep[r]!));
+    lastStep[r] = step;
+    inBatch[r] = 0;
+    seen[r] = 1;
+    const base = r * H;
+    for (let k = base; k < base + H; k++) {
+      const gk = g1[k]!;
+      const m = BETA1 * m1[k]! + (1 - BETA1) * gk;
+      const v = BETA2 * v1[k]! + (1 - BETA2) * gk * gk;
+      m1[k] = m;
+      v1[k] = v;
+      w1[k] = w1[k]! * factor - (stepLr * m) / (Math.sqrt(v) * rc2 + EPSILON);
+      g1[k] = 0;
+    }
+  }
+  s.rowCount = 0;
+  for (let k = 0; k < denseW.length; k++) {
+    const gk = denseG[k]!;
+    const m = BETA1 * denseM[k]! + (1 - BETA1) * gk;
+    const v = BETA2 * denseV[k]! + (1 - BETA2) * gk * gk;
+    denseM[k] = m;
+    denseV[k] = v;
+    denseW[k] = denseW[k]! * (denseDecays[k] ? decay : 1) - (stepLr * m) / (Math.sqrt(v) * rc2 + EPSILON);
+    denseG[k] = 0;
+  }
+}
+
+/**
+ * The trained weights into the head. Rows untouched since their last update get the decay they
+ * missed; rows never seen in training would only add their random initial noise at inference, so they
+ * are cleared.
+ */
+function finish(s: TrainState, head: ThreatHeadWeights, dimensions: number, logDecay: number): ThreatHeadWeights {
+  const { H, w1, seen, lastStep, step, denseW } = s;
+  for (let r = 0; r < dimensions; r++) {
+    const factor = seen[r] ? Math.exp(logDecay * (step - lastStep[r]!)) : 0;
+    for (let k = r * H; k < (r + 1) * H; k++) w1[k]! *= factor;
+  }
+  if (!s.linear) {
+    head.b1.set(denseW.subarray(0, H));
+    head.w2.set(denseW.subarray(H, 2 * H));
+  }
+  head.b2 = denseW[s.b2Index]!;
+  return head;
+}
+
 export function trainThreatHead(examples: readonly ThreatExample[], options: ThreatTrainOptions, log?: ThreatTrainLog): ThreatHeadWeights {
   const random = createThreatRandom(options.seed);
   const head = emptyThreatHead(options.kind, options.dimensions, options.hidden);
-  const H = head.hidden;
-  const linear = head.kind === 'linear';
-  const w1 = head.w1;
-  const b1 = head.b1;
-  const w2 = head.w2;
-  if (!linear) {
-    for (let i = 0; i < w1.length; i++) w1[i] = random.normal() * options.initScale;
-    for (let j = 0; j < H; j++) w2[j] = random.normal() / Math.sqrt(H);
-    b1.fill(0.01);
-  }
-
-  const m1 = new Float32Array(w1.length);
-  const v1 = new Float32Array(w1.length);
-  const g1 = new Float32Array(w1.length);
-  const lastStep = new Int32Array(options.dimensions);
-  const inBatch = new Uint8Array(options.dimensions);
-  const seen = new Uint8Array(options.dimensions);
-  let rows = new Int32Array(4096);
-  let rowCount = 0;
-  // Dense parameters after w1: b1 (no decay), w2, b2 (no decay) in one vector.
-  const denseW = new Float32Array(2 * (linear ? 0 : H) + 1);
-  const denseM = new Float32Array(denseW.length);
-  const denseV = new Float32Array(denseW.length);
-  const denseG = new Float32Array(denseW.length);
-  const denseDecays = new Uint8Array(denseW.length);
-  if (!linear) {
-    denseW.set(b1, 0);
-    denseW.set(w2, H);
-    denseDecays.fill(1, H, 2 * H);
-  }
-  const b2Index = denseW.length - 1;
-  const pre = new Float64Array(H);
-  const dh = new Float64Array(H);
+  initialise(head, options, random);
+  const state = trainState(head, options.dimensions);
   const lr = options.learningRate;
   const decay = 1 - lr * options.weightDecay;
   const logDecay = Math.log(decay);
-  let step = 0;
 
   // Normalised so that the mean example weight is 1: the learning rate means the same for any mix.
   const meanWeight = examples.reduce((s, e) => s + e.weight, 0) / Math.max(1, examples.length);
@@ -85,111 +243,13 @@ export function trainThreatHead(examples: readonly ThreatExample[], options: Thr
     let loss = 0;
     for (let start = 0; start < order.length; start += options.batchSize) {
       const end = Math.min(order.length, start + options.batchSize);
-      const batchSize = end - start;
       for (let e = start; e < end; e++) {
         const example = examples[order[e]!]!;
-        const { indices, values } = example.vector;
-        const n = indices.length;
-        if (rowCount + n > rows.length) {
-          const grown = new Int32Array(Math.max(rows.length * 2, rowCount + n));
-          grown.set(rows.subarray(0, rowCount));
-          rows = grown;
-        }
-        // Forward.
-        let z = denseW[b2Index]!;
-        if (linear) {
-          for (let i = 0; i < n; i++) z += w1[indices[i]!]! * values[i]!;
-        } else {
-          for (let j = 0; j < H; j++) pre[j] = denseW[j]!;
-          for (let i = 0; i < n; i++) {
-            const base = indices[i]! * H;
-            const v = values[i]!;
-            for (let j = 0; j < H; j++) pre[j]! += w1[base + j]! * v;
-          }
-          for (let j = 0; j < H; j++) if (pre[j]! > 0) z += pre[j]! * denseW[H + j]!;
-        }
-        const p = z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
-        const y = example.label;
-        const w = example.weight / meanWeight;
-        loss -= w * (y === 1 ? Math.log(Math.max(p, 1e-7)) : Math.log(Math.max(1 - p, 1e-7)));
-        const g = (w / batchSize) * (p - y);
-        denseG[b2Index]! += g;
-        // Backward.
-        if (linear) {
-          for (let i = 0; i < n; i++) {
-            const r = indices[i]!;
-            if (inBatch[r] === 0) {
-              inBatch[r] = 1;
-              rows[rowCount++] = r;
-            }
-            g1[r]! += g * values[i]!;
-          }
-          continue;
-        }
-        for (let j = 0; j < H; j++) {
-          if (pre[j]! > 0) {
-            denseG[H + j]! += g * pre[j]!;
-            dh[j] = g * denseW[H + j]!;
-          } else dh[j] = 0;
-          denseG[j]! += dh[j]!;
-        }
-        for (let i = 0; i < n; i++) {
-          const r = indices[i]!;
-          if (inBatch[r] === 0) {
-            inBatch[r] = 1;
-            rows[rowCount++] = r;
-          }
-          const v = values[i]!;
-          const base = r * H;
-          for (let j = 0; j < H; j++) g1[base + j]! += v * dh[j]!;
-        }
+        loss -= accumulate(state, example, example.weight / meanWeight, end - start);
       }
-
-      step++;
-      const stepLr = lr / (1 - BETA1 ** step);
-      const rc2 = 1 / Math.sqrt(1 - BETA2 ** step);
-      for (let t = 0; t < rowCount; t++) {
-        const r = rows[t]!;
-        // The decay of the steps this row sat out, then this step's.
-        const factor = Math.exp(logDecay * (step - lastStep[r]!));
-        lastStep[r] = step;
-        inBatch[r] = 0;
-        seen[r] = 1;
-        const base = r * H;
-        for (let k = base; k < base + H; k++) {
-          const gk = g1[k]!;
-          const m = BETA1 * m1[k]! + (1 - BETA1) * gk;
-          const v = BETA2 * v1[k]! + (1 - BETA2) * gk * gk;
-          m1[k] = m;
-          v1[k] = v;
-          w1[k] = w1[k]! * factor - (stepLr * m) / (Math.sqrt(v) * rc2 + EPSILON);
-          g1[k] = 0;
-        }
-      }
-      rowCount = 0;
-      for (let k = 0; k < denseW.length; k++) {
-        const gk = denseG[k]!;
-        const m = BETA1 * denseM[k]! + (1 - BETA1) * gk;
-        const v = BETA2 * denseV[k]! + (1 - BETA2) * gk * gk;
-        denseM[k] = m;
-        denseV[k] = v;
-        denseW[k] = denseW[k]! * (denseDecays[k] ? decay : 1) - (stepLr * m) / (Math.sqrt(v) * rc2 + EPSILON);
-        denseG[k] = 0;
-      }
+      adamStep(state, lr, decay, logDecay);
     }
     log?.(`epoch ${epoch + 1}/${options.epochs}: weighted loss ${(loss / examples.length).toFixed(4)}`);
   }
-
-  // Rows untouched since their last update get the decay they missed; rows never seen in training
-  // would only add their random initial noise at inference, so they are cleared.
-  for (let r = 0; r < options.dimensions; r++) {
-    const factor = seen[r] ? Math.exp(logDecay * (step - lastStep[r]!)) : 0;
-    for (let k = r * H; k < (r + 1) * H; k++) w1[k]! *= factor;
-  }
-  if (!linear) {
-    b1.set(denseW.subarray(0, H));
-    w2.set(denseW.subarray(H, 2 * H));
-  }
-  head.b2 = denseW[b2Index]!;
-  return head;
+  return finish(state, head, options.dimensions, logDecay);
 }

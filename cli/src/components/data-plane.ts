@@ -1,0 +1,50 @@
+// The data plane: the bundled mock LLM (the quickstart's upstream) and the inspecting gateway.
+import { ConfigError } from '@palisade/core';
+import { createGatewayComponent, createInspectionDetectors, GATEWAY_PORT, loadGatewayConfig } from '@palisade/gateway';
+import { createMockLlm } from '@palisade/mock-llm';
+import { serve, type ComponentDefinition } from './definition.js';
+
+export const MOCK_LLM: ComponentDefinition = {
+  name: 'mock-llm',
+  port: 8070,
+  description: 'bundled mock LLM upstream (every vendor format) for the quickstart and tests',
+  async start(_ctx, port, host) {
+    const mock = createMockLlm();
+    const url = await mock.listen(port, host);
+    return { url, close: () => mock.close() };
+  },
+};
+
+export const GATEWAY: ComponentDefinition = {
+  name: 'gateway',
+  port: GATEWAY_PORT,
+  description: 'the inspecting gateway: routes and proxies LLM calls',
+  async start(ctx, port, host) {
+    // In one process the bundle store's actual address is known; alone, BUNDLE_STORE_URL says it.
+    const bundleStore = ctx.urls['bundle-store'];
+    const env = bundleStore && !ctx.env.BUNDLE_STORE_URL ? { ...ctx.env, BUNDLE_STORE_URL: bundleStore } : ctx.env;
+    const threat = ctx.env.THREAT_DETECTOR_URL ? undefined : await ctx.threatDetector().catch((error: unknown) => {
+      // A model that cannot load makes threat checks detector errors; a broken THREAT_MODEL_DIR stops start-up.
+      if (error instanceof ConfigError) throw error;
+      return undefined;
+    });
+    const detectors = await createInspectionDetectors({
+      env: ctx.env,
+      internalToken: ctx.config.INTERNAL_SERVICE_TOKEN,
+      logger: ctx.logger,
+      ...(threat ? { threat } : {}),
+    });
+    const gateway = createGatewayComponent({
+      detectors,
+      config: loadGatewayConfig(env),
+      streams: await ctx.streams(),
+      secrets: ctx.secrets(),
+      appliers: ctx.bundleAppliers,
+      logger: ctx.logger,
+      internalToken: ctx.bundleStoreToken(),
+      dataDir: ctx.config.PALISADE_DATA_DIR,
+    });
+    await gateway.start();
+    return serve(gateway.app, port, host);
+  },
+};
