@@ -1,4 +1,5 @@
-// vendor_e (Cohere-style): v1 generate, v1 chat (one `message`) and v2 chat (messages).
+// vendor_e (Cohere-style): v1 generate, v1 chat (one `message`) and v2 chat (messages); v2 chat
+// streams SSE events named by their `type` (message-start, content-delta, tool-call-delta, message-end).
 import { CHAT_REQUEST } from '../chat-paths.js';
 import { chatExchangeRequest, EXCHANGE } from '../samples.js';
 import type { ErrorBody, Vendor } from '../types.js';
@@ -34,6 +35,45 @@ export const vendorE = {
     chat_v1: { method: 'POST', paths: ['/v1/chat'], required: ['message'] },
     chat: { method: 'POST', paths: ['/v2/chat'], required: ['messages'], preset: 'vendor_e_chat', sample: { path: '/v2/chat' } },
   },
-  usage: { objects: [['meta', 'billed_units']], input: ['input_tokens'], output: ['output_tokens'], markers: ['billed_units'] },
+  streams: {
+    deltaRules: [
+      {
+        name: 'v2 chat content-delta',
+        vendors: ['vendor_e'],
+        format: 'sse',
+        when: { path: ['type'], equals: 'content-delta' },
+        text: ['delta', 'message', 'content', 'text'],
+      },
+    ],
+    endMarkers: [
+      { name: 'vendor_e message-end event', format: 'sse', event: 'message-end' },
+      { name: 'vendor_e message-end frame', format: 'sse', path: ['type'], equals: 'message-end' },
+    ],
+    codecs: [
+      {
+        name: 'v2 chat content-delta',
+        pathSuffixes: ['/v2/chat'],
+        when: { path: ['type'], equals: 'content-delta' },
+        slot: ['index'],
+        textParent: ['delta', 'message', 'content'],
+        textKey: 'text',
+        // The frame's type, not its SSE event name: the type is in every frame's data.
+        end: { path: ['type'], equals: 'message-end' },
+        // tool-call-start carries the call's name and (empty) arguments, tool-call-delta the argument
+        // fragments, both as one `tool_calls` object per frame; `index` is the call's.
+        toolArguments: [{ slot: ['index'], parent: ['delta', 'message', 'tool_calls', 'function'], key: 'arguments', encoding: 'json_text' }],
+        // The API has no error event in a stream: a generation that fails ends with message-end, its
+        // finish_reason ERROR and the message in `delta.error`. That one frame is the error and the end.
+        refusal: (e) => [
+          {
+            event: 'message-end',
+            data: JSON.stringify({ type: 'message-end', delta: { finish_reason: 'ERROR', error: e.message, code: e.code, error_type: e.type, trace_id: e.traceId } }),
+          },
+        ],
+      },
+    ],
+  },
+  // v1 answers carry `meta.billed_units`, v2 answers `usage.billed_units`, a v2 stream its message-end's `delta.usage.billed_units`.
+  usage: { objects: [['meta', 'billed_units'], ['usage', 'billed_units'], ['delta', 'usage', 'billed_units']], input: ['input_tokens'], output: ['output_tokens'], markers: ['billed_units'] },
   errorBody: cohereError,
 } as const satisfies Vendor;
