@@ -754,7 +754,7 @@ const cohere = codecNamed('v2 chat content-delta');
 type CohereFrame = { type: string; delta?: { message?: { content?: { text?: string }; tool_calls?: { function?: { arguments?: string } } }; finish_reason?: string; error?: string; trace_id?: string } };
 
 /** A vendor_e v2 chat stream of these text deltas, then a tool call of these argument fragments. */
-function cohereStream(deltas: readonly string[], fragments: readonly string[] = []): string {
+function cohereStream(deltas: readonly string[], fragments: readonly string[] = [], name = 'send_mail'): string {
   const message = (m: object) => ({ message: m });
   return sse(
     [
@@ -765,7 +765,7 @@ function cohereStream(deltas: readonly string[], fragments: readonly string[] = 
       ...(fragments.length === 0
         ? []
         : [
-            { type: 'tool-call-start', index: 0, delta: message({ tool_calls: { id: 'call_1', type: 'function', function: { name: 'send_mail', arguments: '' } } }) },
+            { type: 'tool-call-start', index: 0, delta: message({ tool_calls: { id: 'call_1', type: 'function', function: { name, arguments: '' } } }) },
             ...fragments.map((arguments_) => ({ type: 'tool-call-delta', index: 0, delta: message({ tool_calls: { function: { arguments: arguments_ } } }) })),
             { type: 'tool-call-end', index: 0 },
           ]),
@@ -852,3 +852,59 @@ t.test('vendor_e v2 chat: tool-call argument fragments masked at every cut, kept
 function chunkOf(text: string, size: number): string[] {
   return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, i * size + size));
 }
+
+// A tool's name is text the model wrote and reaches the client: read in a slot of its own per call,
+// whole in the frame that carries it, masked there (and in every repeat), refused in block mode.
+t.test("tool names in every codec's stream: masked where they come and where they are repeated; block refuses", async (t) => {
+  const NAME = 'notify_john.smith@example.org';
+  const ndjson = (lines: readonly object[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+  const chunk = (delta: object) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
+  const item = { type: 'function_call', id: 'fc_1', name: NAME, arguments: '{}' };
+  const yandexCall = (text: string) => ({ result: { alternatives: [{ message: { role: 'assistant', text, toolCallList: { toolCalls: [{ functionCall: { name: NAME, arguments: {} } }] } }, status: 'ALTERNATIVE_STATUS_PARTIAL' }] } });
+  const streams: Array<[codec: typeof codec, body: string, copies: number]> = [
+    [codec, sse([chunk({ content: 'Calling.' }), chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: NAME, arguments: '' } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] })]) + 'data: [DONE]\n\n', 1],
+    [
+      codecNamed('responses'),
+      sse(
+        [
+          { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '' } },
+          { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta: '{}' },
+          { type: 'response.function_call_arguments.done', item_id: 'fc_1', output_index: 0, arguments: '{}' },
+          { type: 'response.output_item.done', output_index: 0, item },
+          { type: 'response.completed', response: { output: [item] } },
+        ],
+        (f) => (f as { type: string }).type,
+      ),
+      3,
+    ],
+    [
+      codecNamed('messages'),
+      sse(
+        [
+          { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'tu_1', name: NAME, input: {} } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{}' } },
+          { type: 'message_stop' },
+        ],
+        (f) => (f as { type: string }).type,
+      ),
+      1,
+    ],
+    [codecNamed('gemini'), sse([{ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { name: NAME, args: {} } }] } }] }]), 1],
+    [cohere, cohereStream(['Calling.'], ['{}'], NAME), 1],
+    [ollamaChat, ndjson([{ message: { role: 'assistant', content: '', tool_calls: [{ function: { name: NAME, arguments: {} } }] }, done: false }, { message: { content: '' }, done: true }]), 1],
+    [yandex, ndjson([yandexCall('Calling'), yandexCall('Calling.')]), 2],
+  ];
+  const blockProfile = profileOf({ pii_mode: 'block', pii_types: ['EMAIL'] });
+  const blockCheck = createWindowCheck(detectors, { profile: blockProfile, snapshot, systemPrompt: '', traceId: 't' });
+  for (const [codecOf, body, copies] of streams) {
+    for (const cuts of [[], [7, 60, 130, 250]]) {
+      const masked = await runCodec(codecOf, body, piiOnly.check, piiOnly.holdback, cuts, piiOnlyNeed);
+      t.notOk(masked.refused, `${codecOf.name}: not refused`);
+      t.notMatch(masked.out, /john\.smith/, `${codecOf.name}: the name never left unmasked`);
+      t.equal((masked.out.match(/n\*\*\*@example\.org/g) ?? []).length, copies, `${codecOf.name}: masked where it comes and in each repeat`);
+      const blocked = await runCodec(codecOf, body, blockCheck, holdbackChars(blockProfile, [], ''), cuts, tailNeed(blockProfile, [], ''));
+      t.ok(blocked.refused, `${codecOf.name}: block mode refuses`);
+      t.notMatch(blocked.out, /john\.smith/);
+    }
+  }
+});

@@ -6,6 +6,7 @@ import {
   assembleStream,
   createStreamAssembler,
   jsonChunksToolArguments,
+  jsonChunksToolCalls,
   DELTA_RULES,
   extractDelta,
   parseSse,
@@ -127,6 +128,7 @@ t.test("assembling tool-call arguments: every vendor's fragments joined per call
   t.same(responses.toolArguments, ['{}']);
   t.same(jsonChunksToolArguments([{ candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { to: 'x' } } }] } }] }]), ['{"to":"x"}']);
   t.same(jsonChunksToolArguments({ candidates: [] }), []);
+  t.same(jsonChunksToolCalls([{ candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { to: 'x' } } }] } }] }]), { arguments: ['{"to":"x"}'], names: ['f'] });
 });
 
 t.test('NDJSON: vendor_g tool calls, vendor_j cumulative lines (the last text, not every repeat joined)', async (t) => {
@@ -200,5 +202,6 @@ t.test('vendor_e v2 chat streams: the buffered reader assembles content-delta te
   assembler.push(new TextEncoder().encode(body));
   t.equal(assembler.text, 'mail john@example.org');
   t.same(assembler.toolArguments, ['{"to": "x"}']);
+  t.same(assembler.toolNames, ['f'], "the call's name, apart from its arguments");
   t.ok(assembler.done, 'message-end is the end marker');
 });

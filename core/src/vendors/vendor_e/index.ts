@@ -2,7 +2,11 @@
 // streams SSE events named by their `type` (message-start, content-delta, tool-call-delta, message-end).
 import { CHAT_REQUEST } from '../chat-paths.js';
 import { chatExchangeRequest, EXCHANGE } from '../samples.js';
-import type { ErrorBody, Vendor } from '../types.js';
+import { namesBeside } from '../tool-slots.js';
+import type { ErrorBody, ToolArgumentsChannel, Vendor } from '../types.js';
+
+/** A v2 chat stream's tool call: tool-call-start and tool-call-delta carry it as one object per frame. */
+const TOOL_CALL: ToolArgumentsChannel = { slot: ['index'], parent: ['delta', 'message', 'tool_calls', 'function'], key: 'arguments', encoding: 'json_text' };
 
 export const cohereError: ErrorBody = (_status, message) => ({ message });
 
@@ -18,7 +22,12 @@ export const vendorE = {
   },
   recommendedPresets: { vendor_e: 'vendor_e_chat' },
   // v2 chat: tool calls as the OpenAI chat format writes them, the arguments a JSON text.
-  toolArguments: { vendor_e_chat: [{ path: '$.message.tool_calls[*].function.arguments', encoding: 'json_text' }] },
+  toolArguments: {
+    vendor_e_chat: [
+      { path: '$.message.tool_calls[*].function.arguments', encoding: 'json_text' },
+      { path: '$.message.tool_calls[*].function.name', encoding: 'name' },
+    ],
+  },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_e_generate: { request: { model: 'model-e-command', prompt: EXCHANGE.prompt }, response: { generations: [{ text: EXCHANGE.answer }] } },
@@ -61,7 +70,7 @@ export const vendorE = {
         end: { path: ['type'], equals: 'message-end' },
         // tool-call-start carries the call's name and (empty) arguments, tool-call-delta the argument
         // fragments, both as one `tool_calls` object per frame; `index` is the call's.
-        toolArguments: [{ slot: ['index'], parent: ['delta', 'message', 'tool_calls', 'function'], key: 'arguments', encoding: 'json_text' }],
+        toolArguments: [TOOL_CALL, namesBeside(TOOL_CALL)],
         // The API has no error event in a stream: a generation that fails ends with message-end, its
         // finish_reason ERROR and the message in `delta.error`. That one frame is the error and the end.
         refusal: (e) => [
