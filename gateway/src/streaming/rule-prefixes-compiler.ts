@@ -39,6 +39,14 @@ export function compileRulePrefixesOffThread(policies: readonly ContentPolicy[],
 
 export type RulePrefixCompiler = (policies: readonly ContentPolicy[]) => Promise<RulePrefixes>;
 
+/** One set of rules' prefixes: the fixed lengths until its build settles, the automaton after. */
+export interface RulePrefixEntry {
+  rules: RulePrefixes;
+  /** Resolves when the build has settled (built, or failed and the fixed lengths stay). */
+  ready: Promise<void>;
+  isBuilt(): boolean;
+}
+
 /**
  * The rule prefixes of each set of response policies, kept by content: a bundle change elsewhere
  * brings new policy objects with the same rules, and must not make every profile's next stream wait
@@ -65,9 +73,9 @@ export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) =
     }
     return key;
   };
-  const entries = new Map<string, { rules: RulePrefixes; ready: Promise<void> }>();
+  const entries = new Map<string, RulePrefixEntry>();
 
-  return function rulePrefixesFor(policies: readonly ContentPolicy[]): { rules: RulePrefixes; ready: Promise<void> } {
+  return function rulePrefixesFor(policies: readonly ContentPolicy[]): RulePrefixEntry {
     const key = policies.map(contentKey).join(',');
     const cached = entries.get(key);
     if (cached) {
@@ -85,13 +93,16 @@ export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) =
         return current.covered;
       },
     };
+    let settled = false;
     const ready = serially(policies).then(
       (built) => {
         current = built;
       },
       () => {},
-    );
-    const entry = { rules, ready };
+    ).finally(() => {
+      settled = true;
+    });
+    const entry: RulePrefixEntry = { rules, ready, isBuilt: () => settled };
     entries.set(key, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     return entry;

@@ -116,8 +116,8 @@ t.test('incremental response scanning of streams', async (t) => {
     const { provider, send } = await route({ content_policy_ids: [policy.json.id], response_scanning: { enabled: true, pii_mode: 'disabled' } });
     // Shorter than the 256 characters a regex rule used to hold: before, nothing left until the end.
     const reply = words(20);
-    // The rules' automaton is built on a worker thread after the profile's first stream; until then
-    // the fixed hold-back applies, so the first streams may arrive whole at the end.
+    // The rules' automaton is built on a worker thread when the bundle loads; a stream sent before
+    // that build is done gets the fixed hold-back, so the first streams may arrive whole at the end.
     let early = 0;
     for (let attempt = 0; attempt < 20 && early === 0; attempt += 1) {
       s.mock.reset();
