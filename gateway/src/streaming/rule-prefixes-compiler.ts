@@ -37,6 +37,9 @@ export function compileRulePrefixesOffThread(policies: readonly ContentPolicy[],
   });
 }
 
+/** The sets of rules whose automata are kept (least recently used first out). */
+export const RULE_PREFIX_SETS = 512;
+
 export type RulePrefixCompiler = (policies: readonly ContentPolicy[]) => Promise<RulePrefixes>;
 
 /** One set of rules' prefixes: the fixed lengths until its build settles, the automaton after. */
@@ -55,7 +58,7 @@ export interface RulePrefixEntry {
  * stream: the release point never moves back. At most `maxEntries` sets are kept (least recently
  * used first out).
  */
-export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies), maxEntries = 512) {
+export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies), maxEntries = RULE_PREFIX_SETS) {
   // One build at a time: after a change every streaming profile may ask at once, and a worker each
   // would take every core (and its heap) from the gateway.
   let queue: Promise<unknown> = Promise.resolve();

@@ -12,7 +12,7 @@ import { inspectionChecks, type InspectionOutcomes } from '../pipeline/proof-of-
 import type { StreamFormat, StreamHead, UpstreamRequest } from '../upstream/index.js';
 import { asksForStream, codecForUrl, formatOf } from './codecs.js';
 import { bufferingReason, holdbackChars, tailNeed, WINDOW_CONTEXT_CHARS, type TailNeed } from './holdback-size.js';
-import { createRulePrefixCache, type RulePrefixCompiler } from './rule-prefixes-compiler.js';
+import { createRulePrefixCache, RULE_PREFIX_SETS, type RulePrefixCompiler } from './rule-prefixes-compiler.js';
 import { StreamGuard, type Refusal, type StreamGuardOptions } from './stream-guard.js';
 import { createWindowCheck, withRestoration, type WindowCheck } from './window-check.js';
 
@@ -207,6 +207,8 @@ export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' 
     async prewarm(bundle: LoadedBundle): Promise<void> {
       const builds: Promise<void>[] = [];
       for (const profile of bundle.profiles) {
+        // No more than the cache keeps: past that a load would evict the sets it just built.
+        if (builds.length >= RULE_PREFIX_SETS) break;
         const policies = streamingPolicies(profile, bundle);
         if (policies !== null && usesRuleAutomaton(profile, policies)) builds.push(rulePrefixesFor(policies).ready);
       }
