@@ -182,3 +182,22 @@ t.test('x-mock-tool-arguments for vendor_e v2 chat (a JSON text), vendor_g chat 
   t.match(yandex.at(-1)!.result.alternatives[0], { status: 'ALTERNATIVE_STATUS_TOOL_CALLS', message: { toolCallList: { toolCalls: [{ functionCall: { name: 'mock_tool', arguments: { to: 'john.smith@example.org', n: 3 } } }] } } });
   t.notOk(yandex[0]!.result.alternatives[0]!.message.toolCallList, 'partial lines carry text only');
 });
+
+t.test('vendor_e v2 chat streams SSE events named by their type: content deltas, a tool call in fragments, message-end with usage', async (t) => {
+  const { url } = await startMock(t);
+  const args = '{"to": "john.smith@example.org", "n": 3}';
+  const r = await call(`${url}/v2/chat`, { body: chat('cohere stream please'), headers: { 'x-mock-tool-arguments': args } });
+  t.match(r.headers.get('content-type'), /^text\/event-stream/);
+  const events = parseSse(r.text);
+  const frames = events.map((e) => JSON.parse(e.data) as { type: string; delta?: Record<string, any> });
+  t.same(events.map((e) => e.event), frames.map((f) => f.type), 'each event named by its type');
+  t.same([frames[0]!.type, frames.at(-1)!.type], ['message-start', 'message-end']);
+  const text = frames.filter((f) => f.type === 'content-delta').map((f) => f.delta!.message.content.text as string);
+  t.ok(text.length > 1, 'several deltas');
+  t.equal(text.join(''), 'Echo: cohere stream please');
+  const fragments = frames.filter((f) => f.type === 'tool-call-delta').map((f) => f.delta!.message.tool_calls.function.arguments as string);
+  t.ok(fragments.length > 1);
+  t.equal(fragments.join(''), args);
+  t.match(frames.find((f) => f.type === 'tool-call-start'), { index: 0, delta: { message: { tool_calls: { function: { name: 'mock_tool', arguments: '' } } } } });
+  t.match(frames.at(-1), { delta: { finish_reason: 'TOOL_CALL', usage: { billed_units: { input_tokens: Number, output_tokens: Number } } } });
+});

@@ -10,10 +10,13 @@ export type JsonPath = readonly PathStep[];
 /**
  * How a tool call's arguments are held: a JSON text inside a string (vendor_a's `arguments`) or a
  * JSON value (vendor_b's `input`, vendor_d's `args`). Either way they are scanned as JSON text.
+ * `name`: the tool's name, plain text the model wrote (so an attacker's, through a prompt injection)
+ * that reaches the client like the answer: scanned as text, in a slot of its own, and whole in the
+ * frame that carries it (every vendor sends a call's name in one piece).
  */
-export type ToolArgumentsEncoding = 'json_text' | 'object';
+export type ToolArgumentsEncoding = 'json_text' | 'object' | 'name';
 
-/** Where a preset's buffered answer carries tool-call arguments (full JSONPath, like response_path). */
+/** Where a preset's buffered answer carries tool-call arguments or names (full JSONPath, like response_path). */
 export interface ToolArgumentsPath {
   readonly path: string;
   readonly encoding: ToolArgumentsEncoding;
@@ -22,6 +25,7 @@ export interface ToolArgumentsPath {
 /**
  * A stream's channel of tool-call arguments: where a frame carries them (fragments of a JSON text, or
  * a whole value per frame), scanned in a slot of their own per tool call, apart from the answer text.
+ * With encoding `name`, the channel of the calls' names (a slot per call too, apart from its arguments).
  */
 export interface ToolArgumentsChannel {
   /** Only frames whose value at `path` equals `equals` carry arguments. */

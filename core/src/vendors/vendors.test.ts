@@ -37,14 +37,14 @@ t.test("an API's preset exists; its paths are patterns", async (t) => {
 t.test('stream tables: conditional rules first, every streaming vendor present', async (t) => {
   t.same(
     DELTA_RULES.map((r) => r.name),
-    ['messages content_block_delta', 'chat.completion.chunk', 'legacy completions', 'gemini streamGenerateContent', 'ollama chat', 'ollama generate', 'foundationModels completion'],
+    ['messages content_block_delta', 'v2 chat content-delta', 'chat.completion.chunk', 'legacy completions', 'gemini streamGenerateContent', 'ollama chat', 'ollama generate', 'foundationModels completion'],
   );
-  t.same(END_MARKERS.map((m) => m.name), ['data: [DONE]', 'vendor_b message_stop event', 'vendor_b message_stop frame', 'vendor_g done line']);
-  t.same(STREAM_CODECS.map((c) => c.pathSuffixes[0]), ['/chat/completions', '/responses', '/messages', ':streamGenerateContent', '/api/chat', '/api/generate', '/foundationModels/v1/completion']);
+  t.same(END_MARKERS.map((m) => m.name), ['data: [DONE]', 'vendor_b message_stop event', 'vendor_b message_stop frame', 'vendor_e message-end event', 'vendor_e message-end frame', 'vendor_g done line']);
+  t.same(STREAM_CODECS.map((c) => c.pathSuffixes[0]), ['/chat/completions', '/responses', '/messages', ':streamGenerateContent', '/v2/chat', '/api/chat', '/api/generate', '/foundationModels/v1/completion']);
 });
 
 t.test('usage fields: every vendor name in every usage object, own-name places after', async (t) => {
-  t.same(USAGE_FIELDS.objects, [['usage'], ['message', 'usage'], ['meta', 'billed_units']]);
+  t.same(USAGE_FIELDS.objects, [['usage'], ['message', 'usage'], ['meta', 'billed_units'], ['usage', 'billed_units'], ['delta', 'usage', 'billed_units']]);
   t.same(USAGE_FIELDS.input, ['prompt_tokens', 'input_tokens', 'inputTokens', 'promptTokens']);
   t.same(USAGE_FIELDS.output, ['completion_tokens', 'output_tokens', 'outputTokens', 'completionTokens']);
   t.same(USAGE_FIELDS.counts.map((c) => c.input), ['promptTokenCount', 'prompt_eval_count', 'inputTextTokens']);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buildBundle, createMemoryStreams, listen, BUNDLE_CHANNEL, Provider } from '@palisade/core';
+import { buildBundle, createMemoryStreams, listen, BUNDLE_CHANNEL, Profile, Provider } from '@palisade/core';
 import { buildBundleStore, createMemoryBundleSource } from '@palisade/core';
 import { createConfigLoader } from './loader.js';
 
@@ -88,4 +88,23 @@ t.test('a broken bundle or a store that is down keeps the snapshot in force', as
   t.equal(down.current(), null);
   t.match(errors.at(-1), /first configuration load failed/);
   await down.stop();
+});
+
+t.test('each new revision is handed to onLoaded (once), with its active profiles; an unchanged one is not', async (t) => {
+  const { source, url } = await store(t);
+  const loaded: Array<{ revision: string; profiles: number }> = [];
+  const loader = createConfigLoader({ bundleUrl: url, pollIntervalMs: 0, onLoaded: (snapshot) => loaded.push({ revision: snapshot.revision, profiles: snapshot.profiles.length }) });
+  t.teardown(() => loader.stop());
+  const a = provider('a');
+  const profile = Profile.parse({ id: '00000000-0000-4000-8000-0000000000f1', tenant_id: 'default', name: 'pa', provider_id: a.id, status: 'ACTIVE', created_at: a.created_at, updated_at: a.updated_at });
+  const first = await buildBundle({ providers: [a], profiles: [profile], content_policies: [] });
+  source.publish(first);
+  await loader.start();
+  t.same(loaded, [{ revision: first.revision, profiles: 1 }]);
+  t.equal(await loader.refresh(), false);
+  t.equal(loaded.length, 1, 'not again for the same revision');
+  const second = await buildBundle({ providers: [a, provider('b')], profiles: [], content_policies: [] });
+  source.publish(second);
+  t.equal(await loader.refresh(), true);
+  t.same(loaded.at(-1), { revision: second.revision, profiles: 0 });
 });

@@ -32,6 +32,8 @@ export interface ConfigLoaderOptions {
   snapshot?: Omit<SnapshotOptions, 'previous'>;
   /** With traces on: a span per bundle download. */
   tracer?: Tracer | undefined;
+  /** A new revision is in force (off the request path: the loader's own refresh calls it). */
+  onLoaded?: ((snapshot: GatewaySnapshot) => void) | undefined;
 }
 
 export interface ConfigLoader {
@@ -90,6 +92,11 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
       options.logger?.warn({ provider_id: provider.id, message }, 'provider left out of routing: its pattern does not compile');
     }
     options.logger?.info({ revision: bundle.revision, providers: snapshot.providers, previous: previous?.revision ?? null }, 'configuration loaded');
+    try {
+      options.onLoaded?.(snapshot);
+    } catch (error) {
+      options.logger?.warn({ err: error, revision: bundle.revision }, 'a hook on the loaded configuration failed');
+    }
     return true;
   }
 

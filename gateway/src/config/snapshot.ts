@@ -45,6 +45,8 @@ export interface GatewaySnapshot {
   apiKey(hash: string): BundleApiKey | undefined;
   contentPolicy(id: string): ContentPolicy | undefined;
   readonly providers: number;
+  /** The bundle's ACTIVE profiles, one per provider at most. */
+  readonly profiles: readonly Profile[];
   /** ACTIVE providers whose pattern does not compile; left out of routing. */
   readonly invalid: ReadonlyArray<InvalidProvider<ProviderRoute & { id: string }>>;
   /** Compiled mappings by provider id, handed to the next snapshot (compiled once per provider revision). */
@@ -144,6 +146,7 @@ export function compileSnapshot(revision: string, data: BundleData, options: Sna
     apiKey: (hash) => keys.get(hash),
     contentPolicy: (id) => policies.get(id),
     providers: router.size,
+    profiles: [...profileByProvider.values()],
     invalid: router.invalid,
     mappings: mine,
   };

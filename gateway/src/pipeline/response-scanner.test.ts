@@ -49,55 +49,55 @@ const ARGS = { to: 'john.smith@example.org', cc: ['anna\u0040example.com'], subj
 const ARGS_TEXT = JSON.stringify(ARGS).replace('anna@', 'anna\\u0040');
 const MASKED = { to: 'j***@example.org', cc: ['a***@example.com'], subject: 'hello', n: 3 };
 
-const FORMATS: Array<{ name: string; preset: string; body: (args: string) => unknown; args: (body: unknown) => unknown }> = [
+const FORMATS: Array<{ name: string; preset: string; body: (args: string, tool?: string) => unknown; args: (body: unknown) => unknown }> = [
   {
     name: 'vendor_a chat tool_calls',
     preset: 'vendor_a_chat_completions',
-    body: (args) => ({ choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send_mail', arguments: args } }] } }] }),
+    body: (args, tool = 'send_mail') => ({ choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: tool, arguments: args } }] } }] }),
     args: (b) => (b as { choices: [{ message: { tool_calls: [{ function: { arguments: string } }] } }] }).choices[0].message.tool_calls[0].function.arguments,
   },
   {
     name: 'vendor_c chat (vendor_a compatible)',
     preset: 'vendor_c_chat',
-    body: (args) => ({ choices: [{ index: 0, message: { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send_mail', arguments: args } }] } }] }),
+    body: (args, tool = 'send_mail') => ({ choices: [{ index: 0, message: { role: 'assistant', content: 'calling', tool_calls: [{ id: 'c1', type: 'function', function: { name: tool, arguments: args } }] } }] }),
     args: (b) => (b as { choices: [{ message: { tool_calls: [{ function: { arguments: string } }] } }] }).choices[0].message.tool_calls[0].function.arguments,
   },
   {
     name: 'vendor_a Responses function_call',
     preset: 'vendor_a_responses',
-    body: (args) => ({ output: [{ type: 'message', id: 'm1', content: [{ type: 'output_text', text: 'calling' }] }, { type: 'function_call', id: 'fc1', call_id: 'c1', name: 'send_mail', arguments: args }] }),
+    body: (args, tool = 'send_mail') => ({ output: [{ type: 'message', id: 'm1', content: [{ type: 'output_text', text: 'calling' }] }, { type: 'function_call', id: 'fc1', call_id: 'c1', name: tool, arguments: args }] }),
     args: (b) => (b as { output: [unknown, { arguments: string }] }).output[1].arguments,
   },
   {
     name: 'vendor_b tool_use',
     preset: 'vendor_b_messages',
-    body: (args) => ({ role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id: 'tu1', name: 'send_mail', input: JSON.parse(args) as unknown }] }),
+    body: (args, tool = 'send_mail') => ({ role: 'assistant', content: [{ type: 'text', text: 'calling' }, { type: 'tool_use', id: 'tu1', name: tool, input: JSON.parse(args) as unknown }] }),
     args: (b) => (b as { content: [unknown, { input: unknown }] }).content[1].input,
   },
   {
     name: 'vendor_d functionCall',
     preset: 'vendor_d_gemini',
-    body: (args) => ({ candidates: [{ content: { role: 'model', parts: [{ text: 'calling' }, { functionCall: { name: 'send_mail', args: JSON.parse(args) as unknown } }] } }] }),
+    body: (args, tool = 'send_mail') => ({ candidates: [{ content: { role: 'model', parts: [{ text: 'calling' }, { functionCall: { name: tool, args: JSON.parse(args) as unknown } }] } }] }),
     args: (b) => (b as { candidates: [{ content: { parts: [unknown, { functionCall: { args: unknown } }] } }] }).candidates[0].content.parts[1].functionCall.args,
   },
   {
     name: 'vendor_e v2 chat tool_calls',
     preset: 'vendor_e_chat',
-    body: (args) => ({ id: 'r1', finish_reason: 'TOOL_CALL', message: { role: 'assistant', content: [{ type: 'text', text: 'calling' }], tool_calls: [{ id: 'c1', type: 'function', function: { name: 'send_mail', arguments: args } }] } }),
+    body: (args, tool = 'send_mail') => ({ id: 'r1', finish_reason: 'TOOL_CALL', message: { role: 'assistant', content: [{ type: 'text', text: 'calling' }], tool_calls: [{ id: 'c1', type: 'function', function: { name: tool, arguments: args } }] } }),
     args: (b) => (b as { message: { tool_calls: [{ function: { arguments: string } }] } }).message.tool_calls[0].function.arguments,
   },
   {
     name: 'vendor_g chat tool_calls',
     preset: 'vendor_g_chat',
-    body: (args) => ({ model: 'm', message: { role: 'assistant', content: 'calling', tool_calls: [{ function: { name: 'send_mail', arguments: JSON.parse(args) as unknown } }] }, done: true }),
+    body: (args, tool = 'send_mail') => ({ model: 'm', message: { role: 'assistant', content: 'calling', tool_calls: [{ function: { name: tool, arguments: JSON.parse(args) as unknown } }] }, done: true }),
     args: (b) => (b as { message: { tool_calls: [{ function: { arguments: unknown } }] } }).message.tool_calls[0].function.arguments,
   },
   {
     name: 'vendor_j toolCallList',
     preset: 'vendor_j_gpt',
-    body: (args) => ({
+    body: (args, tool = 'send_mail') => ({
       result: {
-        alternatives: [{ message: { role: 'assistant', text: 'calling', toolCallList: { toolCalls: [{ functionCall: { name: 'send_mail', arguments: JSON.parse(args) as unknown } }] } }, status: 'ALTERNATIVE_STATUS_TOOL_CALLS' }],
+        alternatives: [{ message: { role: 'assistant', text: 'calling', toolCallList: { toolCalls: [{ functionCall: { name: tool, arguments: JSON.parse(args) as unknown } }] } }, status: 'ALTERNATIVE_STATUS_TOOL_CALLS' }],
       },
     }),
     args: (b) => (b as { result: { alternatives: [{ message: { toolCallList: { toolCalls: [{ functionCall: { arguments: unknown } }] } } }] } }).result.alternatives[0].message.toolCallList.toolCalls[0].functionCall.arguments,
@@ -128,6 +128,22 @@ for (const format of FORMATS) {
   });
 }
 
+// A tool's name is text the model wrote (so an attacker's) and reaches the client: read like the answer.
+const NAMED = 'notify_john.smith@example.org';
+for (const format of FORMATS) {
+  t.test(`${format.name}: the tool's name is scanned as text, masked, blocked in block mode`, async (t) => {
+    const scanned = await scan(format.preset, format.body(JSON.stringify({ subject: 'hello' }), NAMED), mask);
+    t.equal(scanned!.result.effective, 'REDACT');
+    t.notMatch(scanned!.body.toString(), /john\.smith/, 'the name masked');
+    t.match(scanned!.body.toString(), /"n\*\*\*@example\.org"/, 'in place, as a string');
+    const blocked = await scan(format.preset, format.body(JSON.stringify({ subject: 'hello' }), NAMED), { pii_mode: 'block', pii_types: ['EMAIL'] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    t.ok(isPalisadeError(blocked) && blocked.code === 'RESPONSE_BLOCKED', 'block mode blocks the answer');
+  });
+}
+
 t.test('a value outside a JSON string (a card number as a number) cannot be masked in place: the answer is blocked', async (t) => {
   const body = { choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'pay', arguments: '{"card": 4111111111111111}' } }] } }] };
   const error = await scan('vendor_a_chat_completions', body, mask).then(
@@ -152,5 +168,5 @@ t.test('arguments given as an object where a JSON text is expected are read and 
 t.test('a custom-only mapping keeps reading the answer text alone', async (t) => {
   const mapping = compileProviderMapping({ mapping_custom: { prompt_path: '$.prompt', response_path: '$.response' } });
   t.same(mapping.extractToolArguments({ response: 'x', tool_calls: [{ function: { arguments: '{}' } }] }), []);
-  t.same(compileProviderMapping({ mapping_preset: 'vendor_a_chat_completions', mapping_custom: { response_path: '$.text' } }).mapping.tool_arguments?.length, 2, "a preset's tool paths stay under custom paths");
+  t.same(compileProviderMapping({ mapping_preset: 'vendor_a_chat_completions', mapping_custom: { response_path: '$.text' } }).mapping.tool_arguments?.length, 4, "a preset's tool paths (arguments and names) stay under custom paths");
 });

@@ -68,9 +68,11 @@ interface ToolText {
 }
 
 function toolText(match: ToolArgumentsMatch): ToolText {
+  // A tool's name is plain text, read and rewritten as such.
+  if (match.encoding === 'name' && typeof match.value === 'string') return { pointer: match.pointer, encoding: 'name', raw: match.value, json: false, decoded: { text: match.value } };
   // Arguments that are not the text the path expects are still read, and written back, as a JSON value.
-  const encoding = match.encoding === 'json_text' && typeof match.value !== 'string' ? 'object' : match.encoding;
-  const raw = encoding === 'json_text' ? (match.value as string) : JSON.stringify(match.value);
+  const encoding = match.encoding !== 'object' && typeof match.value !== 'string' ? 'object' : match.encoding;
+  const raw = encoding === 'object' ? JSON.stringify(match.value) : (match.value as string);
   let json = true;
   try {
     JSON.parse(raw);
@@ -88,9 +90,9 @@ interface AnswerText {
   json: unknown;
 }
 
-/** A stream's text assembled from its deltas, then its tool calls' arguments (decoded): no pointers, its values are rewritten in the raw body. */
+/** A stream's text assembled from its deltas, then its tool calls' arguments (decoded) and names: no pointers, its values are rewritten in the raw body. */
 function streamText(answer: UpstreamResponse, json: unknown): AnswerText {
-  const tools = (answer.assembledToolArguments ?? []).map((args) => decodeJsonEscapes(args).text);
+  const tools = [...(answer.assembledToolArguments ?? []).map((args) => decodeJsonEscapes(args).text), ...(answer.assembledToolNames ?? [])];
   const text = tools.length === 0 ? (answer.assembled ?? '') : [answer.assembled ?? '', ...tools].join(PART_SEPARATOR);
   return { text, parts: null, tools: [], json };
 }
@@ -106,7 +108,7 @@ function answerText(answer: UpstreamResponse, mapping: CompiledMapping): AnswerT
     // Not JSON (plain text answer): the whole body is the text.
     return { text: answer.text, parts: null, tools: [], json: undefined };
   }
-  if (answer.assembled !== undefined || answer.assembledToolArguments !== undefined) return streamText(answer, json);
+  if (answer.assembled !== undefined || answer.assembledToolArguments !== undefined || answer.assembledToolNames !== undefined) return streamText(answer, json);
   const extracted = mapping.extractResponse(json);
   // Tool calls carry data as well as the text does: their arguments are read after the text parts.
   const tools = mapping.extractToolArguments(json).map(toolText);
@@ -117,7 +119,7 @@ function answerText(answer: UpstreamResponse, mapping: CompiledMapping): AnswerT
 
 /** A tool call's arguments with the findings rewritten (JSON kept valid), or null when they cannot be. */
 function redactTool(tool: ToolText, spans: readonly PiiSpan[]): unknown {
-  if (!tool.json) return tool.encoding === 'json_text' ? applyPiiAction(tool.decoded.text, spans, 'partial') : null;
+  if (!tool.json) return tool.encoding === 'object' ? null : applyPiiAction(tool.decoded.text, spans, 'partial');
   // The spans as applyPiiAction keeps them (sorted, no overlaps).
   const kept: PiiSpan[] = [];
   for (const span of [...spans].filter((e) => e.end > e.start).sort((a, b) => a.start - b.start || b.end - a.end)) {

@@ -3,6 +3,7 @@
 import type { Logger } from 'pino';
 import { activeTracer, BUNDLE_HTTP_PATH, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 import { createConfigLoader } from '../config/loader.js';
+import type { GatewaySnapshot } from '../config/snapshot.js';
 import { join } from 'node:path';
 import { createEventEmitter } from '../events/index.js';
 import { registerEventMetrics } from '../events/metrics.js';
@@ -45,16 +46,6 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
   });
   // Spans per inspection stage and detector, and per bundle download, when the OpenTelemetry SDK runs (startTelemetry).
   const tracer = activeTracer('gateway');
-  const loader = createConfigLoader({
-    tracer,
-    bundleUrl: new URL(BUNDLE_HTTP_PATH, config.BUNDLE_STORE_URL).href,
-    internalToken: deps.internalToken,
-    pubsub: deps.streams.pubsub,
-    ...(deps.appliers ? { appliers: deps.appliers } : {}),
-    pollIntervalMs: Math.round(config.GATEWAY_CONFIG_POLL_SECONDS * 1000),
-    ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
-    snapshot: { secrets: deps.secrets },
-  });
   // Security events go to the internal stream; the event writer and the exporter read them there.
   // While the stream is unreachable they wait in a journal on local disk (events/spill).
   const eventLogger = deps.logger?.child({ service: 'gateway' });
@@ -75,6 +66,19 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
   const timings = createInspectionTimings();
   // One slicer for the request and the response side: they share the loop.
   const slicer = config.GATEWAY_CPU_SLICE_MS > 0 ? createTurnSlicer({ sliceMs: config.GATEWAY_CPU_SLICE_MS }) : undefined;
+  const streams = deps.detectors ? createStreamScanning(deps.detectors, { events }) : undefined;
+  const loader = createConfigLoader({
+    tracer,
+    bundleUrl: new URL(BUNDLE_HTTP_PATH, config.BUNDLE_STORE_URL).href,
+    internalToken: deps.internalToken,
+    pubsub: deps.streams.pubsub,
+    ...(deps.appliers ? { appliers: deps.appliers } : {}),
+    pollIntervalMs: Math.round(config.GATEWAY_CONFIG_POLL_SECONDS * 1000),
+    ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
+    snapshot: { secrets: deps.secrets },
+    // The streaming profiles' rule automata are built when a bundle loads, not on their first stream.
+    ...(streams ? { onLoaded: (snapshot: GatewaySnapshot) => void streams.prewarm(snapshot) } : {}),
+  });
   const service = buildGateway({
     config,
     current: loader.current,
@@ -84,11 +88,11 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     usage,
     ...(deps.logger ? { logger: deps.logger } : { logLevel: deps.logLevel ?? 'info' }),
     closers: [() => loader.stop(), () => upstream.close(), () => usage.stop().catch(() => {}), () => events.close(), ...(deps.detectors ? [() => deps.detectors!.close()] : [])],
+    ...(streams ? { streams } : {}),
     ...(deps.detectors
       ? {
           inspector: createRequestInspector(deps.detectors, { events, timings, slicer, tracer }),
           scanner: createResponseScanner(deps.detectors, { events, timings, slicer, tracer }),
-          streams: createStreamScanning(deps.detectors, { events }),
         }
       : {}),
   });

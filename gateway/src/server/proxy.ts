@@ -85,7 +85,7 @@ export function createProxyHandler(deps: ProxyDeps) {
     // 6. Proxy, with the snapshot's provider settings (an edit made meanwhile applies to the next call).
     // A streamed answer of a profiled call is relayed as it comes, scanned on the fly (step 7 inline).
     const stream = profile && context && deps.scanner && deps.streams
-      ? deps.streams({ profile, snapshot, upstreamUrl: route.upstreamUrl, json, systemPrompt, traceId, tenantId, context, reply, pseudonyms })
+      ? deps.streams.plan({ profile, snapshot, upstreamUrl: route.upstreamUrl, json, systemPrompt, traceId, tenantId, context, reply, pseudonyms })
       : null;
     const answer = await upstreamSpan(deps.tracer, request.traceContext, provider, json, () =>
       callUpstream(deps.upstream, reply, {

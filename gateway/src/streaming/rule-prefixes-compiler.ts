@@ -37,7 +37,18 @@ export function compileRulePrefixesOffThread(policies: readonly ContentPolicy[],
   });
 }
 
+/** The sets of rules whose automata are kept (least recently used first out). */
+export const RULE_PREFIX_SETS = 512;
+
 export type RulePrefixCompiler = (policies: readonly ContentPolicy[]) => Promise<RulePrefixes>;
+
+/** One set of rules' prefixes: the fixed lengths until its build settles, the automaton after. */
+export interface RulePrefixEntry {
+  rules: RulePrefixes;
+  /** Resolves when the build has settled (built, or failed and the fixed lengths stay). */
+  ready: Promise<void>;
+  isBuilt(): boolean;
+}
 
 /**
  * The rule prefixes of each set of response policies, kept by content: a bundle change elsewhere
@@ -47,7 +58,7 @@ export type RulePrefixCompiler = (policies: readonly ContentPolicy[]) => Promise
  * stream: the release point never moves back. At most `maxEntries` sets are kept (least recently
  * used first out).
  */
-export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies), maxEntries = 512) {
+export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) => compileRulePrefixesOffThread(policies), maxEntries = RULE_PREFIX_SETS) {
   // One build at a time: after a change every streaming profile may ask at once, and a worker each
   // would take every core (and its heap) from the gateway.
   let queue: Promise<unknown> = Promise.resolve();
@@ -65,9 +76,9 @@ export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) =
     }
     return key;
   };
-  const entries = new Map<string, { rules: RulePrefixes; ready: Promise<void> }>();
+  const entries = new Map<string, RulePrefixEntry>();
 
-  return function rulePrefixesFor(policies: readonly ContentPolicy[]): { rules: RulePrefixes; ready: Promise<void> } {
+  return function rulePrefixesFor(policies: readonly ContentPolicy[]): RulePrefixEntry {
     const key = policies.map(contentKey).join(',');
     const cached = entries.get(key);
     if (cached) {
@@ -85,13 +96,16 @@ export function createRulePrefixCache(compile: RulePrefixCompiler = (policies) =
         return current.covered;
       },
     };
+    let settled = false;
     const ready = serially(policies).then(
       (built) => {
         current = built;
       },
       () => {},
-    );
-    const entry = { rules, ready };
+    ).finally(() => {
+      settled = true;
+    });
+    const entry: RulePrefixEntry = { rules, ready, isBuilt: () => settled };
     entries.set(key, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     return entry;

@@ -747,3 +747,164 @@ t.test('tool-call arguments in NDJSON (vendor_g whole in a line, vendor_j repeat
   const args = yandexGot.lines.flatMap((l) => (l.result.alternatives[0].message.toolCallList?.toolCalls ?? []).map((c: Line) => c.functionCall.arguments));
   t.same(args, [{ to: 'j***@example.org' }, { to: 'j***@example.org' }], 'each repeat gets the masked arguments');
 });
+
+// vendor_e v2 chat (Cohere-style): SSE events named by their type; text in content-delta, tool-call
+// argument fragments in tool-call-delta; a refusal is message-end with finish_reason ERROR.
+const cohere = codecNamed('v2 chat content-delta');
+type CohereFrame = { type: string; delta?: { message?: { content?: { text?: string }; tool_calls?: { function?: { arguments?: string } } }; finish_reason?: string; error?: string; trace_id?: string } };
+
+/** A vendor_e v2 chat stream of these text deltas, then a tool call of these argument fragments. */
+function cohereStream(deltas: readonly string[], fragments: readonly string[] = [], name = 'send_mail'): string {
+  const message = (m: object) => ({ message: m });
+  return sse(
+    [
+      { id: 'e1', type: 'message-start', delta: message({ role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] }) },
+      { type: 'content-start', index: 0, delta: message({ content: { type: 'text', text: '' } }) },
+      ...deltas.map((text) => ({ type: 'content-delta', index: 0, delta: message({ content: { text } }) })),
+      { type: 'content-end', index: 0 },
+      ...(fragments.length === 0
+        ? []
+        : [
+            { type: 'tool-call-start', index: 0, delta: message({ tool_calls: { id: 'call_1', type: 'function', function: { name, arguments: '' } } }) },
+            ...fragments.map((arguments_) => ({ type: 'tool-call-delta', index: 0, delta: message({ tool_calls: { function: { arguments: arguments_ } } }) })),
+            { type: 'tool-call-end', index: 0 },
+          ]),
+      { type: 'message-end', delta: { finish_reason: 'COMPLETE', usage: { billed_units: { input_tokens: 3, output_tokens: 9 } } } },
+    ],
+    (f) => (f as { type: string }).type,
+  );
+}
+const cohereFrames = (events: ReturnType<typeof parseSse>) => events.map((e) => JSON.parse(e.data) as CohereFrame);
+const cohereText = (events: ReturnType<typeof parseSse>) => cohereFrames(events).map((f) => (f.type === 'content-delta' ? (f.delta?.message?.content?.text ?? '') : '')).join('');
+const cohereArguments = (events: ReturnType<typeof parseSse>) => cohereFrames(events).map((f) => f.delta?.message?.tool_calls?.function?.arguments ?? '').join('');
+
+t.test('vendor_e v2 chat: every byte boundary of an answer holding every value type gives the buffered result', async (t) => {
+  const answer = `Hi 🙂 привет, the data: ${PII_VALUES.join(' and ')} — done 日本語.`;
+  const body = cohereStream(Array.from(answer.matchAll(/\s*\S+/gu), (m) => m[0]));
+  const bytes = new TextEncoder().encode(body);
+  const expected = await buffered(maskCheck, answer);
+  t.equal(expected.values.length, PII_VALUES.length);
+  const whole = await runCodec(cohere, body, maskCheck, maskHoldback);
+  t.notOk(whole.refused);
+  t.equal(cohereText(whole.events), expected.text, 'one chunk: the buffered result');
+  t.same(whole.events.map((e) => e.event), whole.events.map((e) => (JSON.parse(e.data) as CohereFrame).type), 'each event keeps its name');
+  t.match(cohereFrames(whole.events).at(-1), { type: 'message-end', delta: { finish_reason: 'COMPLETE', usage: { billed_units: { output_tokens: 9 } } } }, 'message-end passed on');
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const got = await runCodec(cohere, body, maskCheck, maskHoldback, [i], maskNeed);
+    if (got.refused || cohereText(got.events) !== expected.text || expected.values.some((v) => got.out.includes(v)) || cohereFrames(got.events).at(-1)?.type !== 'message-end') {
+      failures += 1;
+      t.fail(`cut at byte ${i}: ${JSON.stringify(cohereText(got.events))}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts give the buffered result`);
+  const byteByByte = await runCodec(cohere, body, maskCheck, maskHoldback, Array.from(bytes, (_, i) => i), maskNeed);
+  t.equal(cohereText(byteByByte.events), expected.text, 'one byte at a time: the buffered result');
+  t.equal(byteByByte.leaks, 0);
+});
+
+t.test('vendor_e v2 chat, block: refused at every cut before the keyword, ended by message-end with ERROR and the trace id', async (t) => {
+  const answer = 'Some words first, привет 🙂, and then the Project Nightingale plan is out.';
+  const body = cohereStream(Array.from(answer.matchAll(/\S+\s*/gu), (m) => m[0]));
+  const bytes = new TextEncoder().encode(body);
+  let failures = 0;
+  for (let i = 1; i < bytes.length && failures < 3; i += 1) {
+    const got = await runCodec(cohere, body, maskCheck, maskHoldback, [i], maskNeed);
+    const text = cohereText(got.events);
+    const leaked = Array.from({ length: KEYWORD.length - 1 }, (_, k) => KEYWORD.slice(0, k + 1).toLowerCase()).some((p) => text.toLowerCase().endsWith(p));
+    const last = got.events.at(-1);
+    const end = last ? (JSON.parse(last.data) as CohereFrame) : undefined;
+    const ends = got.events.filter((e) => e.event === 'message-end').length;
+    if (!got.refused || leaked || !answer.startsWith(text) || last?.event !== 'message-end' || ends !== 1 || end?.delta?.finish_reason !== 'ERROR' || end.delta.error !== 'blocked' || end.delta.trace_id !== 't') {
+      failures += 1;
+      t.fail(`cut at byte ${i}: refused ${got.refused}, sent ${JSON.stringify(text)}, last ${last?.data}`);
+    }
+  }
+  t.equal(failures, 0, `all ${bytes.length - 1} two-chunk cuts refused, nothing of the keyword sent, one message-end (ERROR) last`);
+});
+
+t.test('vendor_e v2 chat: tool-call argument fragments masked at every cut, kept JSON; block refuses before the value', async (t) => {
+  const whole = await runCodec(cohere, cohereStream(['Sure, ', 'calling it.'], [TOOL_ARGS]), piiOnly.check, piiOnly.holdback);
+  t.notOk(whole.refused);
+  const masked = JSON.parse(cohereArguments(whole.events)) as { to: string; cc: string[]; n: number };
+  t.match(masked, { to: 'j***@example.org', cc: ['a***@example.com'], n: 3 }, 'masked inside the strings, the JSON kept');
+  let failures = 0;
+  for (let i = 1; i < TOOL_ARGS.length && failures < 3; i += 1) {
+    const got = await runCodec(cohere, cohereStream(['Sure, ', 'calling it.'], [TOOL_ARGS.slice(0, i), TOOL_ARGS.slice(i)]), piiOnly.check, piiOnly.holdback, [200 + i * 3], piiOnlyNeed);
+    const args = cohereArguments(got.events);
+    const leaked = TOOL_VALUES.find((v) => got.out.includes(v) || args.includes(v));
+    if (got.refused || leaked || args !== cohereArguments(whole.events)) {
+      failures += 1;
+      t.fail(`fragments cut at ${i}: refused ${got.refused}, leaked ${leaked}, arguments ${args}`);
+    }
+  }
+  t.equal(failures, 0, `all ${TOOL_ARGS.length - 1} cuts give the one-fragment result`);
+
+  const blockProfile = profileOf({ pii_mode: 'block', pii_types: ['EMAIL'] });
+  const check = createWindowCheck(detectors, { profile: blockProfile, snapshot, systemPrompt: '', traceId: 't' });
+  const blocked = await runCodec(cohere, cohereStream(['Sure.'], chunkOf(TOOL_ARGS, 4)), check, holdbackChars(blockProfile, [], ''), [150, 400], tailNeed(blockProfile, [], ''));
+  t.ok(blocked.refused);
+  t.notMatch(blocked.out, /john|anna/);
+  t.match(cohereFrames(blocked.events).at(-1), { type: 'message-end', delta: { finish_reason: 'ERROR' } });
+});
+
+/** Fragments of `size` characters. */
+function chunkOf(text: string, size: number): string[] {
+  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, i * size + size));
+}
+
+// A tool's name is text the model wrote and reaches the client: read in a slot of its own per call,
+// whole in the frame that carries it, masked there (and in every repeat), refused in block mode.
+t.test("tool names in every codec's stream: masked where they come and where they are repeated; block refuses", async (t) => {
+  const NAME = 'notify_john.smith@example.org';
+  const ndjson = (lines: readonly object[]) => lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+  const chunk = (delta: object) => ({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }] });
+  const item = { type: 'function_call', id: 'fc_1', name: NAME, arguments: '{}' };
+  const yandexCall = (text: string) => ({ result: { alternatives: [{ message: { role: 'assistant', text, toolCallList: { toolCalls: [{ functionCall: { name: NAME, arguments: {} } }] } }, status: 'ALTERNATIVE_STATUS_PARTIAL' }] } });
+  const streams: Array<[codec: typeof codec, body: string, copies: number]> = [
+    [codec, sse([chunk({ content: 'Calling.' }), chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: NAME, arguments: '' } }] }), chunk({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] })]) + 'data: [DONE]\n\n', 1],
+    [
+      codecNamed('responses'),
+      sse(
+        [
+          { type: 'response.output_item.added', output_index: 0, item: { ...item, arguments: '' } },
+          { type: 'response.function_call_arguments.delta', item_id: 'fc_1', output_index: 0, delta: '{}' },
+          { type: 'response.function_call_arguments.done', item_id: 'fc_1', output_index: 0, arguments: '{}' },
+          { type: 'response.output_item.done', output_index: 0, item },
+          { type: 'response.completed', response: { output: [item] } },
+        ],
+        (f) => (f as { type: string }).type,
+      ),
+      3,
+    ],
+    [
+      codecNamed('messages'),
+      sse(
+        [
+          { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'tu_1', name: NAME, input: {} } },
+          { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{}' } },
+          { type: 'message_stop' },
+        ],
+        (f) => (f as { type: string }).type,
+      ),
+      1,
+    ],
+    [codecNamed('gemini'), sse([{ candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { name: NAME, args: {} } }] } }] }]), 1],
+    [cohere, cohereStream(['Calling.'], ['{}'], NAME), 1],
+    [ollamaChat, ndjson([{ message: { role: 'assistant', content: '', tool_calls: [{ function: { name: NAME, arguments: {} } }] }, done: false }, { message: { content: '' }, done: true }]), 1],
+    [yandex, ndjson([yandexCall('Calling'), yandexCall('Calling.')]), 2],
+  ];
+  const blockProfile = profileOf({ pii_mode: 'block', pii_types: ['EMAIL'] });
+  const blockCheck = createWindowCheck(detectors, { profile: blockProfile, snapshot, systemPrompt: '', traceId: 't' });
+  for (const [codecOf, body, copies] of streams) {
+    for (const cuts of [[], [7, 60, 130, 250]]) {
+      const masked = await runCodec(codecOf, body, piiOnly.check, piiOnly.holdback, cuts, piiOnlyNeed);
+      t.notOk(masked.refused, `${codecOf.name}: not refused`);
+      t.notMatch(masked.out, /john\.smith/, `${codecOf.name}: the name never left unmasked`);
+      t.equal((masked.out.match(/n\*\*\*@example\.org/g) ?? []).length, copies, `${codecOf.name}: masked where it comes and in each repeat`);
+      const blocked = await runCodec(codecOf, body, blockCheck, holdbackChars(blockProfile, [], ''), cuts, tailNeed(blockProfile, [], ''));
+      t.ok(blocked.refused, `${codecOf.name}: block mode refuses`);
+      t.notMatch(blocked.out, /john\.smith/);
+    }
+  }
+});

@@ -61,6 +61,8 @@ interface Slot {
   checkedTo: number;
   /** A slot of tool-call arguments: the string literals of its JSON text. */
   json?: JsonStrings | undefined;
+  /** A slot of a tool call's name: its text comes whole in one frame, so each check is its last. */
+  complete?: boolean | undefined;
 }
 
 export class StreamGuard {
@@ -139,7 +141,7 @@ export class StreamGuard {
     }
     const queued: QueuedEvent = { message, frame, places: [], repeats };
     for (const place of places) {
-      const slot = this.slot(place.slot, place.encoding !== undefined);
+      const slot = this.slot(place.slot, place.encoding);
       let text = place.text;
       if (place.cumulative) {
         // Only the text beyond the slot's is new; a frame that rewrites text already read cannot be scanned so.
@@ -158,10 +160,11 @@ export class StreamGuard {
     if (end) this.ended = true;
   }
 
-  private slot(key: string, json: boolean): Slot {
+  private slot(key: string, encoding: TextPlace['encoding']): Slot {
     let slot = this.slots.get(key);
     if (!slot) {
-      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', received: '', checkedTo: -1, json: json ? new JsonStrings() : undefined };
+      const json = encoding === 'json_text' || encoding === 'object';
+      slot = { text: new HoldbackText(this.options.holdback, this.options.context), whole: [], sent: '', received: '', checkedTo: -1, json: json ? new JsonStrings() : undefined, complete: encoding === 'name' };
       this.slots.set(key, slot);
     }
     return slot;
@@ -202,7 +205,7 @@ export class StreamGuard {
           spans = verdict.spans.map((s) => ({ ...s, start: s.start + window.start, end: s.end + window.start }));
         }
       }
-      if (!slot.text.apply(spans, final, need)) {
+      if (!slot.text.apply(spans, final || slot.complete === true, need)) {
         this.leaks += 1;
         return this.refuse({ kind: 'unscannable', reason: 'a finding reached into text already sent' });
       }

@@ -116,8 +116,8 @@ t.test('incremental response scanning of streams', async (t) => {
     const { provider, send } = await route({ content_policy_ids: [policy.json.id], response_scanning: { enabled: true, pii_mode: 'disabled' } });
     // Shorter than the 256 characters a regex rule used to hold: before, nothing left until the end.
     const reply = words(20);
-    // The rules' automaton is built on a worker thread after the profile's first stream; until then
-    // the fixed hold-back applies, so the first streams may arrive whole at the end.
+    // The rules' automaton is built on a worker thread when the bundle loads; a stream sent before
+    // that build is done gets the fixed hold-back, so the first streams may arrive whole at the end.
     let early = 0;
     for (let attempt = 0; attempt < 20 && early === 0; attempt += 1) {
       s.mock.reset();
@@ -505,5 +505,58 @@ t.test('incremental response scanning of streams', async (t) => {
     t.same(sse.slice(-2).map((e) => e.event), ['error', 'message_stop']);
     t.match(JSON.parse(sse.at(-2)!.data), { type: 'error', error: { code: 'RESPONSE_BLOCKED' } });
     t.notMatch(blocked.text, /john|anna|example\.org/);
+  });
+
+  t.test('vendor_e v2 chat: streamed while the upstream writes, masked in content-delta and tool-call-delta; a block ends with message-end ERROR; usage counted', async (t) => {
+    const cohere = { provider_type: 'vendor_e', target_path: '/v2/chat', mapping_preset: 'vendor_e_chat' };
+    const body = { model: 'command-r', messages: [{ role: 'user', content: 'hello there' }], stream: true };
+    type Frame = { type: string; delta?: Record<string, any> };
+    const framesOf = (text: string) => parseSse(text).map((e) => JSON.parse(e.data) as Frame);
+    const textOf = (text: string) => framesOf(text).map((f) => (f.type === 'content-delta' ? (f.delta!.message.content.text as string) : '')).join('');
+    const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } }, cohere);
+    const reply = `${words(40)} write to john.smith@example.org soon ${words(40, 40)}`;
+    s.mock.reset();
+    const res = await request(`${s.gatewayUrl}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-original-uri': masked.provider.match_value, 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '15' },
+      body: JSON.stringify(body),
+    });
+    t.equal(res.statusCode, 200);
+    t.match(res.headers['content-type'], /text\/event-stream/);
+    let streamed = '';
+    let upstreamDoneAtFirstText: boolean | undefined;
+    for await (const chunk of res.body) {
+      streamed += chunk.toString();
+      if (upstreamDoneAtFirstText === undefined && textOf(streamed.slice(0, streamed.lastIndexOf('\n\n') + 2)).includes('word0')) upstreamDoneAtFirstText = s.mock.requests.at(-1)?.stream !== undefined;
+    }
+    t.equal(upstreamDoneAtFirstText, false, 'the first text reached the client before the upstream finished');
+    t.notMatch(streamed, /john\.smith/);
+    t.equal(textOf(streamed), reply.replace('john.smith@example.org', 'j***@example.org'), 'the masked answer, nothing lost');
+    t.match(framesOf(streamed).at(-1), { type: 'message-end', delta: { finish_reason: 'COMPLETE' } });
+    t.same(await eventsOf(String(res.headers['x-service-trace-id']), 1), ['RESPONSE_REDACTED']);
+
+    const called = await masked.send(body, tool);
+    t.notMatch(called.text, /john|anna/);
+    const args = framesOf(called.text).map((f) => (f.type === 'tool-call-delta' ? (f.delta!.message.tool_calls.function.arguments as string) : '')).join('');
+    t.same(JSON.parse(args), MASKED, 'the tool call masked across its fragments');
+
+    const blocking = await route({ response_scanning: { enabled: true, pii_mode: 'block', pii_types: ['EMAIL'] } }, cohere);
+    const blocked = await blocking.send(body, { 'x-mock-reply': reply, 'x-mock-chunk-delay-ms': '2' });
+    t.equal(blocked.status, 200, 'the stream had started');
+    const traceId = String(blocked.headers['x-service-trace-id']);
+    t.match(framesOf(blocked.text).at(-1), { type: 'message-end', delta: { finish_reason: 'ERROR', code: 'RESPONSE_BLOCKED', trace_id: traceId } });
+    t.notMatch(blocked.text, /john|word60/);
+    t.match(textOf(blocked.text), /^word0 word1/, 'the text before it streamed');
+    t.same(await eventsOf(traceId, 1), ['RESPONSE_BLOCKED']);
+
+    // The usage the stream's message-end reported is counted.
+    await s.gateway.usage.flush();
+    const reported = async () => (await db.query<{ usage: number; output: number }>('SELECT sum(usage_reported)::int AS usage, sum(output_tokens)::int AS output FROM usage_rollups WHERE provider_id = $1', [masked.provider.id])).rows[0];
+    let row = await reported();
+    for (let i = 0; i < 100 && !(row && row.usage >= 2); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      row = await reported();
+    }
+    t.ok(row && row.usage === 2 && row.output > 0, `token usage read from both streams: ${JSON.stringify(row)}`);
   });
 });

@@ -7,7 +7,7 @@
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { forwardableResponseHeaders, headerValue, type HeaderMap } from './headers.js';
-import { assembleJsonChunks, createStreamAssembler, jsonChunksToolArguments, type StreamAssembler } from './stream-assembler.js';
+import { assembleJsonChunks, createStreamAssembler, jsonChunksToolCalls, type StreamAssembler } from './stream-assembler.js';
 import { streamFormatOf, type StreamFormat } from './stream-parser.js';
 import type { UpstreamRequest, UpstreamResponse } from './types.js';
 
@@ -187,14 +187,16 @@ export class AnswerCollector implements Dispatcher.DispatchHandler {
       result.streamComplete = assembler.done;
       result.assembled = assembler.text;
       if (assembler.toolArguments.length > 0) result.assembledToolArguments = assembler.toolArguments;
+      if (assembler.toolNames.length > 0) result.assembledToolNames = assembler.toolNames;
     } else if (result.text !== undefined && /json/i.test(this.contentType) && result.text.trimStart().startsWith('[')) {
       // vendor_d streamGenerateContent without alt=sse: the stream is one JSON array of chunks.
       try {
         const chunks = JSON.parse(result.text) as unknown;
         const assembled = assembleJsonChunks(chunks);
         if (assembled !== undefined) result.assembled = assembled;
-        const tools = jsonChunksToolArguments(chunks);
-        if (tools.length > 0) result.assembledToolArguments = tools;
+        const tools = jsonChunksToolCalls(chunks);
+        if (tools.arguments.length > 0) result.assembledToolArguments = tools.arguments;
+        if (tools.names.length > 0) result.assembledToolNames = tools.names;
       } catch {
         // Not JSON after all: no assembled text.
       }

@@ -6,6 +6,7 @@ import {
   assembleStream,
   createStreamAssembler,
   jsonChunksToolArguments,
+  jsonChunksToolCalls,
   DELTA_RULES,
   extractDelta,
   parseSse,
@@ -127,6 +128,7 @@ t.test("assembling tool-call arguments: every vendor's fragments joined per call
   t.same(responses.toolArguments, ['{}']);
   t.same(jsonChunksToolArguments([{ candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { to: 'x' } } }] } }] }]), ['{"to":"x"}']);
   t.same(jsonChunksToolArguments({ candidates: [] }), []);
+  t.same(jsonChunksToolCalls([{ candidates: [{ content: { parts: [{ functionCall: { name: 'f', args: { to: 'x' } } }] } }] }]), { arguments: ['{"to":"x"}'], names: ['f'] });
 });
 
 t.test('NDJSON: vendor_g tool calls, vendor_j cumulative lines (the last text, not every repeat joined)', async (t) => {
@@ -181,4 +183,25 @@ t.test('failure descriptions find the code in causes and AggregateErrors', async
   t.match(describeFailure(tls), /^TLS: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT.*GATEWAY_LLM_INSECURE_SKIP_VERIFY/);
   t.equal(describeFailure(new Error('plain')), 'plain');
   t.equal(describeFailure(Object.assign(new Error('x'), { code: 'HPE_INVALID_CONSTANT' })), 'invalid HTTP answer (HPE_INVALID_CONSTANT: x)');
+});
+
+t.test('vendor_e v2 chat streams: the buffered reader assembles content-delta text and tool-call arguments, ends at message-end', async (t) => {
+  const frame = (f: Record<string, unknown>) => `event: ${String(f.type)}\ndata: ${JSON.stringify(f)}\n\n`;
+  const body = [
+    frame({ id: 'e1', type: 'message-start', delta: { message: { role: 'assistant', content: [], tool_calls: [] } } }),
+    frame({ type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } }),
+    frame({ type: 'content-delta', index: 0, delta: { message: { content: { text: 'mail john' } } } }),
+    frame({ type: 'content-delta', index: 0, delta: { message: { content: { text: '@example.org' } } } }),
+    frame({ type: 'tool-call-start', index: 0, delta: { message: { tool_calls: { id: 'c', type: 'function', function: { name: 'f', arguments: '' } } } } }),
+    frame({ type: 'tool-call-delta', index: 0, delta: { message: { tool_calls: { function: { arguments: '{"to": ' } } } } }),
+    frame({ type: 'tool-call-delta', index: 0, delta: { message: { tool_calls: { function: { arguments: '"x"}' } } } } }),
+    frame({ type: 'message-end', delta: { finish_reason: 'COMPLETE' } }),
+    frame({ type: 'content-delta', index: 0, delta: { message: { content: { text: 'after the end' } } } }),
+  ].join('');
+  const assembler = createStreamAssembler('sse');
+  assembler.push(new TextEncoder().encode(body));
+  t.equal(assembler.text, 'mail john@example.org');
+  t.same(assembler.toolArguments, ['{"to": "x"}']);
+  t.same(assembler.toolNames, ['f'], "the call's name, apart from its arguments");
+  t.ok(assembler.done, 'message-end is the end marker');
 });

@@ -2,4 +2,4 @@
 // own file; this module gathers them for the upstream client's callers.
 export { createFrameReader, NdjsonLineReader, parseFrames, parseSse, SseParser, streamFormatOf, type FrameReader, type SseEvent, type StreamFormat } from './stream-parser.js';
 export { DELTA_RULES, END_MARKERS, extractDelta, isEndMarker, valuesAt, type DeltaRule, type EndMarker, type JsonPath, type PathStep } from './stream-rules.js';
-export { assembleJsonChunks, assembleStream, createStreamAssembler, jsonChunksToolArguments, type StreamAssembler } from './stream-assembler.js';
+export { assembleJsonChunks, assembleStream, createStreamAssembler, jsonChunksToolArguments, jsonChunksToolCalls, type StreamAssembler } from './stream-assembler.js';

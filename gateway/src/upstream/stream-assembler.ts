@@ -18,12 +18,21 @@ export interface StreamAssembler {
   readonly text: string;
   /** The tool-call arguments so far, one text per call (its fragments joined). */
   readonly toolArguments: string[];
+  /** The tool calls' names so far, one per call. */
+  readonly toolNames: string[];
 }
+
+/** A stream's tool calls as read so far: per call slot, its arguments' text and its name. */
+interface ToolCalls {
+  arguments: Map<string, string>;
+  names: Map<string, string>;
+}
+const noToolCalls = (): ToolCalls => ({ arguments: new Map(), names: new Map() });
 
 export function createStreamAssembler(format: StreamFormat, rules: readonly DeltaRule[] = DELTA_RULES): StreamAssembler {
   const reader = createFrameReader(format);
   const slots = new Map<string, string>();
-  const tools = new Map<string, string>();
+  const tools = noToolCalls();
   let done = false;
   let pieces = 0;
 
@@ -72,24 +81,31 @@ export function createStreamAssembler(format: StreamFormat, rules: readonly Delt
       return joinSlots(slots);
     },
     get toolArguments() {
-      return [...tools.values()];
+      return [...tools.arguments.values()];
+    },
+    get toolNames() {
+      return [...tools.names.values()];
     },
   };
 }
 
-function addToolArguments(tools: Map<string, string>, frame: unknown): void {
+function addToolArguments(tools: ToolCalls, frame: unknown): void {
   for (const place of extractToolArguments(frame)) {
-    const previous = tools.get(place.slot) ?? '';
-    tools.set(place.slot, place.cumulative ? extendCumulative(previous, place.text) : previous + place.text);
+    const texts = place.encoding === 'name' ? tools.names : tools.arguments;
+    const previous = texts.get(place.slot) ?? '';
+    texts.set(place.slot, place.cumulative ? extendCumulative(previous, place.text) : previous + place.text);
   }
 }
 
-/** The tool-call arguments of a stream delivered as one JSON array of chunks, one text per call. */
-export function jsonChunksToolArguments(value: unknown): string[] {
-  const tools = new Map<string, string>();
+/** The tool calls of a stream delivered as one JSON array of chunks: one arguments text and one name per call. */
+export function jsonChunksToolCalls(value: unknown): { arguments: string[]; names: string[] } {
+  const tools = noToolCalls();
   if (Array.isArray(value)) for (const frame of value) addToolArguments(tools, frame);
-  return [...tools.values()];
+  return { arguments: [...tools.arguments.values()], names: [...tools.names.values()] };
 }
+
+/** The tool-call arguments of a stream delivered as one JSON array of chunks, one text per call. */
+export const jsonChunksToolArguments = (value: unknown): string[] => jsonChunksToolCalls(value).arguments;
 
 function joinSlots(slots: Map<string, string>): string {
   if (slots.size <= 1) return slots.values().next().value ?? '';

@@ -1,6 +1,6 @@
 // Reading answer text and end markers out of stream frames with the vendor stream rules (the data
 // lives in each vendor's folder, core/src/vendors/<vendor>: DELTA_RULES and END_MARKERS gather them).
-import { DELTA_RULES, END_MARKERS, STREAM_CODECS, toolSlotKey, type DeltaRule, type JsonPath, type StreamFormat, type ToolArgumentsChannel, type ToolArgumentsEncoding } from '@palisade/core';
+import { DELTA_RULES, END_MARKERS, STREAM_CODECS, toolNameSlotKey, toolSlotKey, type DeltaRule, type JsonPath, type StreamFormat, type ToolArgumentsChannel, type ToolArgumentsEncoding } from '@palisade/core';
 
 export { DELTA_RULES, END_MARKERS, type DeltaRule, type EndMarker, type JsonPath, type PathStep } from '@palisade/core';
 
@@ -41,23 +41,30 @@ export interface ToolArgumentsPlace {
   cumulative: boolean;
 }
 
-/** The tool-call arguments of a frame in one channel, each call in its own slot. */
+/** A place's encoding: the channel's, or (arguments not the text the channel expects) a JSON value. */
+function encodingOf(channel: ToolArgumentsChannel, value: unknown): ToolArgumentsEncoding {
+  if (channel.encoding === 'object' || typeof value !== 'string') return 'object';
+  return channel.encoding;
+}
+
+/** The tool-call arguments (or names) of a frame in one channel, each call in its own slot. */
 export function toolArgumentPlaces(channel: ToolArgumentsChannel, frame: unknown): ToolArgumentsPlace[] {
   if (channel.when && !valuesAt(frame, channel.when.path).some((v) => v === channel.when?.equals)) return [];
+  const slotKey = channel.encoding === 'name' ? toolNameSlotKey : toolSlotKey;
   const places: ToolArgumentsPlace[] = [];
   const items = channel.items ? arraysAt(frame, channel.items) : [frame];
   items.forEach((item, position) => {
     const slot = scalarKey(valuesAt(item, channel.slot)[0], position);
     const calls = channel.calls ? arraysAt(item, channel.calls) : [item];
     calls.forEach((call, callPosition) => {
-      const key = channel.calls ? toolSlotKey(slot, scalarKey(channel.callSlot ? valuesAt(call, channel.callSlot)[0] : undefined, callPosition)) : toolSlotKey(slot);
+      const key = channel.calls ? slotKey(slot, scalarKey(channel.callSlot ? valuesAt(call, channel.callSlot)[0] : undefined, callPosition)) : slotKey(slot);
       for (const parent of valuesAt(call, channel.parent)) {
         if (parent === null || typeof parent !== 'object' || Array.isArray(parent)) continue;
         const value = (parent as Record<string, unknown>)[channel.key];
         if (value === undefined || value === null) continue;
         // Arguments that are not the text the channel expects are still read: as a JSON value.
-        const encoding = channel.encoding === 'json_text' && typeof value === 'string' ? 'json_text' : 'object';
-        const text = encoding === 'json_text' ? (value as string) : JSON.stringify(value);
+        const encoding = encodingOf(channel, value);
+        const text = encoding === 'object' ? JSON.stringify(value) : (value as string);
         places.push({ slot: key, text, parent: parent as Record<string, unknown>, key: channel.key, encoding, cumulative: channel.cumulative === true });
       }
     });

@@ -97,6 +97,8 @@ export interface UpstreamResponse {
   assembled?: string;
   /** The tool-call arguments reassembled from a stream (one text per call), when it carried any. */
   assembledToolArguments?: string[];
+  /** The tool calls' names read from a stream (one per call), when it carried any. */
+  assembledToolNames?: string[];
   /** From the start of send() to the last body byte, token fetch included. */
   durationMs: number;
   /** 2 when an OAuth token was refetched after a 401 and the request sent again. */

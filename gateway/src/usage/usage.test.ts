@@ -51,6 +51,13 @@ t.test('token usage of streamed answers', async (t) => {
   t.same(tokenUsageOf(answer(cumulative, 'ndjson')), { input: 6, output: 9 });
   t.same(tokenUsageOf(answer(JSON.stringify({ result: { usage: { inputTextTokens: '12', completionTokens: '3' } } }))), { input: 12, output: 3 });
   t.equal(tokenUsageOf(answer('data: {"choices":[{"delta":{"content":"x"}}]}\n\n', 'sse')), null);
+  // vendor_e v2 chat: `usage.billed_units` in an answer, in a stream the message-end's `delta.usage.billed_units`.
+  t.same(tokenUsageOf(answer(JSON.stringify({ message: { content: [] }, usage: { billed_units: { input_tokens: 4, output_tokens: 6 }, tokens: { input_tokens: 70, output_tokens: 6 } } }))), { input: 4, output: 6 });
+  const cohere = [
+    'event: content-delta\ndata: {"type":"content-delta","index":0,"delta":{"message":{"content":{"text":"Hi"}}}}',
+    'event: message-end\ndata: {"type":"message-end","delta":{"finish_reason":"COMPLETE","usage":{"billed_units":{"input_tokens":13,"output_tokens":2}}}}',
+  ].join('\n\n');
+  t.same(tokenUsageOf(answer(`${cohere}\n\n`, 'sse')), { input: 13, output: 2 });
 });
 
 t.test('the model a request names', async (t) => {

@@ -483,8 +483,9 @@ async function runChild(args: string[]): Promise<boolean> {
  * response scanning masks output PII, incremental by default), streams one at a time. Fails on a leak.
  */
 async function runStreamingBench(options: Options, streaming: { runs: number; tokenDelayMs: number }): Promise<boolean> {
-  // Twice: with the inspection profile as it is (its 20 regex rules check answers too: a regex has no
-  // length of its own, so 256 characters are held back), and with those regex rules on requests only.
+  // Twice: with the inspection profile as it is (its 20 regex rules check answers too: the stream holds
+  // back only where one of their matches can begin, read with the rules' prefix automaton), and with
+  // those regex rules on requests only.
   const results: Record<string, StreamingResult> = {};
   for (const regexScope of ['both', 'request'] as const) {
     const started: Child[] = [];

@@ -3,17 +3,23 @@
 import type { FieldMapping } from '../../mapping/presets.js';
 import { CHAT_REQUEST } from '../chat-paths.js';
 import { CHAT_EXCHANGE_RESPONSE, chatExchangeRequest, EXCHANGE } from '../samples.js';
-import type { ErrorBody, ToolArgumentsPath, Vendor } from '../types.js';
+import { namesBeside } from '../tool-slots.js';
+import type { ErrorBody, ToolArgumentsChannel, ToolArgumentsPath, Vendor } from '../types.js';
 import { responsesRepeats } from './responses-stream.js';
 
 /** The vendor_a chat format, shared by its compatible APIs (vendor_c, vendor_i, vendor_h). */
 export const VENDOR_A_CHAT: FieldMapping = { ...CHAT_REQUEST, response_path: '$.choices[0].message.content' };
 
-/** Where the vendor_a chat format's answers carry tool-call arguments (a JSON text): tool_calls and the legacy function_call. */
+/** Where the vendor_a chat format's answers carry tool-call arguments (a JSON text) and names: tool_calls and the legacy function_call. */
 export const VENDOR_A_CHAT_TOOL_ARGUMENTS: readonly ToolArgumentsPath[] = [
   { path: '$.choices[*].message.tool_calls[*].function.arguments', encoding: 'json_text' },
   { path: '$.choices[*].message.function_call.arguments', encoding: 'json_text' },
+  { path: '$.choices[*].message.tool_calls[*].function.name', encoding: 'name' },
+  { path: '$.choices[*].message.function_call.name', encoding: 'name' },
 ];
+const CHAT_TOOL_CALLS: ToolArgumentsChannel = { items: ['choices'], slot: ['index'], calls: ['delta', 'tool_calls'], callSlot: ['index'], parent: ['function'], key: 'arguments', encoding: 'json_text' };
+const CHAT_FUNCTION_CALL: ToolArgumentsChannel = { items: ['choices'], slot: ['index'], parent: ['delta', 'function_call'], key: 'arguments', encoding: 'json_text' };
+const RESPONSES_FUNCTION_CALL: ToolArgumentsChannel = { when: { path: ['type'], equals: 'response.function_call_arguments.delta' }, slot: ['item_id'], parent: [], key: 'delta', encoding: 'json_text' };
 
 export const openAiError: ErrorBody = (status, message) => {
   const type =
@@ -41,7 +47,10 @@ export const vendorA = {
   recommendedPresets: { vendor_a: 'vendor_a_chat_completions' },
   toolArguments: {
     vendor_a_chat_completions: VENDOR_A_CHAT_TOOL_ARGUMENTS,
-    vendor_a_responses: [{ path: "$.output[?(@.type=='function_call')].arguments", encoding: 'json_text' }],
+    vendor_a_responses: [
+      { path: "$.output[?(@.type=='function_call')].arguments", encoding: 'json_text' },
+      { path: "$.output[?(@.type=='function_call')].name", encoding: 'name' },
+    ],
   },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
@@ -105,11 +114,9 @@ export const vendorA = {
         textParent: ['delta'],
         textKey: 'content',
         end: { data: '[DONE]' },
-        // Tool calls stream their arguments as JSON text fragments, per choice and call index.
-        toolArguments: [
-          { items: ['choices'], slot: ['index'], calls: ['delta', 'tool_calls'], callSlot: ['index'], parent: ['function'], key: 'arguments', encoding: 'json_text' },
-          { items: ['choices'], slot: ['index'], parent: ['delta', 'function_call'], key: 'arguments', encoding: 'json_text' },
-        ],
+        // Tool calls stream their arguments as JSON text fragments, per choice and call index; the
+        // call's first chunk carries its name whole.
+        toolArguments: [CHAT_TOOL_CALLS, CHAT_FUNCTION_CALL, namesBeside(CHAT_TOOL_CALLS), namesBeside(CHAT_FUNCTION_CALL)],
         // The OpenAI SDKs raise an APIError for a stream frame carrying `error`.
         refusal: (e) => [
           { data: JSON.stringify({ error: { message: e.message, type: e.type, code: e.code, trace_id: e.traceId } }) },
@@ -128,7 +135,11 @@ export const vendorA = {
         // The OpenAI SDKs raise an APIError for an `error` event of a Responses stream.
         refusal: (e) => [{ event: 'error', data: JSON.stringify({ type: 'error', code: e.code, message: e.message, param: null, trace_id: e.traceId }) }],
         repeats: responsesRepeats,
-        toolArguments: [{ when: { path: ['type'], equals: 'response.function_call_arguments.delta' }, slot: ['item_id'], parent: [], key: 'delta', encoding: 'json_text' }],
+        // A function call's name comes whole in its output_item.added (the later events repeat it).
+        toolArguments: [
+          RESPONSES_FUNCTION_CALL,
+          { when: { path: ['type'], equals: 'response.output_item.added' }, slot: ['item', 'id'], parent: ['item'], key: 'name', encoding: 'name' },
+        ],
       },
     ],
   },

@@ -1,15 +1,22 @@
 // The Responses API's stream repeats the text its deltas carried (the `*.done` events, the output
 // items, `response.completed`): the places of those repeats, so a rewritten delta is repeated alike.
-import { toolSlotKey } from '../tool-slots.js';
+import { toolNameSlotKey, toolSlotKey } from '../tool-slots.js';
 import type { RepeatPlace } from '../types.js';
 
 const objectOf = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 
-/** The output_text parts of a Responses API output item (a function call's arguments), as repeats of their slots. */
-function itemRepeats(item: unknown): RepeatPlace[] {
+/**
+ * The output_text parts of a Responses API output item (a function call's arguments and name), as
+ * repeats of their slots. `names`: false where the item is the name's first read (output_item.added).
+ */
+function itemRepeats(item: unknown, names = true): RepeatPlace[] {
   const o = objectOf(item);
-  if (o?.type === 'function_call' && typeof o.arguments === 'string') return [{ slot: toolSlotKey(String(o.id)), parent: o, key: 'arguments' }];
+  if (o?.type === 'function_call') {
+    const out: RepeatPlace[] = typeof o.arguments === 'string' ? [{ slot: toolSlotKey(String(o.id)), parent: o, key: 'arguments' }] : [];
+    if (names && typeof o.name === 'string') out.push({ slot: toolNameSlotKey(String(o.id)), parent: o, key: 'name' });
+    return out;
+  }
   if (!o || !Array.isArray(o.content)) return [];
   const out: RepeatPlace[] = [];
   o.content.forEach((part, index) => {
@@ -32,6 +39,7 @@ export function responsesRepeats(frame: Record<string, unknown>): RepeatPlace[] 
       return part && typeof part.text === 'string' ? [{ slot: at, parent: part, key: 'text' }] : [];
     }
     case 'response.output_item.added':
+      return itemRepeats(frame.item, false);
     case 'response.output_item.done':
       return itemRepeats(frame.item);
     case 'response.created':
@@ -40,7 +48,7 @@ export function responsesRepeats(frame: Record<string, unknown>): RepeatPlace[] 
     case 'response.incomplete':
     case 'response.failed': {
       const output = objectOf(frame.response)?.output;
-      return Array.isArray(output) ? output.flatMap(itemRepeats) : [];
+      return Array.isArray(output) ? output.flatMap((item) => itemRepeats(item)) : [];
     }
     default:
       return [];

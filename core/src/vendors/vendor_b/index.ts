@@ -33,7 +33,12 @@ export const vendorB = {
     vendor_b_completions: { prompt_path: '$.prompt', model_path: '$.model', response_path: '$.completion' },
   },
   recommendedPresets: { vendor_b: 'vendor_b_messages' },
-  toolArguments: { vendor_b_messages: [{ path: "$.content[?(@.type=='tool_use')].input", encoding: 'object' }] },
+  toolArguments: {
+    vendor_b_messages: [
+      { path: "$.content[?(@.type=='tool_use')].input", encoding: 'object' },
+      { path: "$.content[?(@.type=='tool_use')].name", encoding: 'name' },
+    ],
+  },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_b_messages: {
@@ -82,9 +87,11 @@ export const vendorB = {
         textKey: 'text',
         end: { event: 'message_stop' },
         // A tool_use block streams its input as JSON text fragments (input_json_delta), per block index;
-        // its start carries an input object (empty from the API), read too so nothing in it goes unread.
+        // its start carries an input object (empty from the API), read too so nothing in it goes unread,
+        // and the tool's name.
         toolArguments: [
           { when: { path: ['type'], equals: 'content_block_start' }, slot: ['index'], parent: ['content_block'], key: 'input', encoding: 'object' },
+          { when: { path: ['type'], equals: 'content_block_start' }, slot: ['index'], parent: ['content_block'], key: 'name', encoding: 'name' },
           { when: { path: ['delta', 'type'], equals: 'input_json_delta' }, slot: ['index'], parent: ['delta'], key: 'partial_json', encoding: 'json_text' },
         ],
         refusal: (e) => [

@@ -1,7 +1,11 @@
 // vendor_d (Google-style): Gemini generateContent / streamGenerateContent (SSE with ?alt=sse, else a
 // JSON array of chunks) and the legacy PaLM generateText. Paths are `/models/<model>:<action>`.
 import { EXCHANGE } from '../samples.js';
-import type { ErrorBody, Vendor } from '../types.js';
+import { namesBeside } from '../tool-slots.js';
+import type { ErrorBody, ToolArgumentsChannel, Vendor } from '../types.js';
+
+/** A streamed chunk's function call, whole: its args object (and its name beside it), per candidate. */
+const FUNCTION_CALL: ToolArgumentsChannel = { items: ['candidates'], slot: ['index'], parent: ['content', 'parts', '*', 'functionCall'], key: 'args', encoding: 'object' };
 
 const STATUS: Record<number, string> = {
   400: 'INVALID_ARGUMENT',
@@ -35,7 +39,12 @@ export const vendorD = {
     },
   },
   recommendedPresets: { vendor_d: 'vendor_d_gemini' },
-  toolArguments: { vendor_d_gemini: [{ path: '$.candidates[*].content.parts[*].functionCall.args', encoding: 'object' }] },
+  toolArguments: {
+    vendor_d_gemini: [
+      { path: '$.candidates[*].content.parts[*].functionCall.args', encoding: 'object' },
+      { path: '$.candidates[*].content.parts[*].functionCall.name', encoding: 'name' },
+    ],
+  },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_d_palm: { request: { model: 'model-d-text', prompt: { text: EXCHANGE.prompt } }, response: { candidates: [{ output: EXCHANGE.answer }] } },
@@ -82,8 +91,8 @@ export const vendorD = {
         textParent: ['content', 'parts', '*'],
         textKey: 'text',
         end: {},
-        // A function call arrives whole in one chunk: its args object, per candidate.
-        toolArguments: [{ items: ['candidates'], slot: ['index'], parent: ['content', 'parts', '*', 'functionCall'], key: 'args', encoding: 'object' }],
+        // A function call arrives whole in one chunk: its args object and its name, per candidate.
+        toolArguments: [FUNCTION_CALL, namesBeside(FUNCTION_CALL)],
         // The Gemini API's error body, as one stream frame; its stream has no end marker.
         refusal: (e) => [{ data: JSON.stringify({ error: { code: 451, message: e.message, status: e.code, trace_id: e.traceId } }) }],
       },

@@ -2,6 +2,7 @@
 // the /api/tags listing health checks call.
 import { CHAT_REQUEST } from '../chat-paths.js';
 import { chatExchangeRequest, EXCHANGE } from '../samples.js';
+import { namesBeside } from '../tool-slots.js';
 import type { ErrorBody, StreamCodec, StreamRefusal, ToolArgumentsChannel, Vendor } from '../types.js';
 
 export const ollamaError: ErrorBody = (_status, message) => ({ error: message });
@@ -34,7 +35,12 @@ export const vendorG = {
     vendor_g_chat: { ...CHAT_REQUEST, response_path: '$.message.content' },
   },
   recommendedPresets: { vendor_g: 'vendor_g_chat' },
-  toolArguments: { vendor_g_chat: [{ path: '$.message.tool_calls[*].function.arguments', encoding: 'object' }] },
+  toolArguments: {
+    vendor_g_chat: [
+      { path: '$.message.tool_calls[*].function.arguments', encoding: 'object' },
+      { path: '$.message.tool_calls[*].function.name', encoding: 'name' },
+    ],
+  },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_g_chat: { request: chatExchangeRequest('model-g-local'), response: { message: { role: 'assistant', content: EXCHANGE.answer } } },
@@ -52,7 +58,7 @@ export const vendorG = {
     ],
     endMarkers: [{ name: 'vendor_g done line', format: 'ndjson', path: ['done'], equals: true }],
     // Tools are a chat feature; /api/generate has none.
-    codecs: [ndjsonCodec('ollama chat', '/api/chat', ['message'], 'content', [toolCalls]), ndjsonCodec('ollama generate', '/api/generate', [], 'response')],
+    codecs: [ndjsonCodec('ollama chat', '/api/chat', ['message'], 'content', [toolCalls, namesBeside(toolCalls)]), ndjsonCodec('ollama generate', '/api/generate', [], 'response')],
   },
   usage: { counts: [{ at: [], input: 'prompt_eval_count', output: 'eval_count' }], markers: ['eval_count'] },
   errorBody: ollamaError,

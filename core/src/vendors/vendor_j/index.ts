@@ -2,6 +2,7 @@
 // type of its own: it is reached as `custom` with its preset.
 import { USER_MESSAGES } from '../chat-paths.js';
 import { EXCHANGE } from '../samples.js';
+import { namesBeside } from '../tool-slots.js';
 import type { ErrorBody, ToolArgumentsChannel, Vendor } from '../types.js';
 
 const GRPC_CODES: Record<number, number> = { 400: 3, 401: 16, 403: 7, 404: 5, 429: 8, 500: 13, 503: 14, 504: 4 };
@@ -29,7 +30,12 @@ export const vendorJ = {
       response_path: '$.result.alternatives[0].message.text',
     },
   },
-  toolArguments: { vendor_j_gpt: [{ path: '$.result.alternatives[*].message.toolCallList.toolCalls[*].functionCall.arguments', encoding: 'object' }] },
+  toolArguments: {
+    vendor_j_gpt: [
+      { path: '$.result.alternatives[*].message.toolCallList.toolCalls[*].functionCall.arguments', encoding: 'object' },
+      { path: '$.result.alternatives[*].message.toolCallList.toolCalls[*].functionCall.name', encoding: 'name' },
+    ],
+  },
   // One sample exchange per preset: the console's mapping tester starts from it (mapping/samples.ts).
   presetSamples: {
     vendor_j_gpt: {
@@ -61,7 +67,7 @@ export const vendorJ = {
         textParent: ['message'],
         textKey: 'text',
         end: {},
-        toolArguments: [toolCalls],
+        toolArguments: [toolCalls, namesBeside(toolCalls)],
         // The API's error body as the stream's last line (451: refused for its content), with the trace id.
         refusal: (e) => {
           const body = errorOf(451, e.message);
