@@ -54,6 +54,33 @@ export const ru: Texts = {
     healthStatus: { HEALTHY: 'Доступен', UNHEALTHY: 'Недоступен', UNKNOWN: 'Неизвестно' },
     reportStatus: { PENDING: 'Готовится', COMPLETED: 'Готов', FAILED: 'Ошибка' },
     reportType: { PII_DLP: 'Персональные данные (DLP)', INCIDENTS: 'Инциденты', LLM_USAGE: 'Использование LLM' },
+    auditAction: { CREATE: 'Создание', UPDATE: 'Изменение', DELETE: 'Удаление' },
+    auditResource: {
+      providers: 'Провайдеры', profiles: 'Профили', policies: 'Политики контента', exporters: 'Экспортёры', reports: 'Отчёты', users: 'Пользователи',
+      retention_settings: 'Хранение данных', api_keys: 'API-ключи',
+    },
+    matchType: { url: 'Путь URL', host: 'Хост', header: 'Заголовок' },
+    authType: { passthrough: 'Передавать учётные данные клиента', bearer: 'Bearer-токен', api_key_header: 'Заголовок с API-ключом', oauth2_client_credentials: 'OAuth 2 (client credentials)' },
+    piiType: {
+      CREDIT_CARD: 'Номер карты', INN: 'ИНН', SNILS: 'СНИЛС', PHONE_NUMBER: 'Номер телефона', EMAIL: 'Адрес e-mail', PASSPORT_RF: 'Паспорт РФ',
+      API_KEY: 'API-ключ', GITHUB_TOKEN: 'Токен GitHub', JWT: 'JWT', DATABASE_URL: 'URL базы данных', PRIVATE_KEY: 'Закрытый ключ', SYSTEM_PROMPT_LEAK: 'Утечка системного промпта',
+    },
+    piiMode: { mask: 'Маскировать', block: 'Блокировать', redact: 'Вырезать', pseudonymize: 'Псевдонимизировать' },
+    responsePiiMode: { disabled: 'Выключено', monitor: 'Мониторинг', mask: 'Маскировать', block: 'Блокировать' },
+    violationAction: { block: 'Блокировать', monitor: 'Мониторинг' },
+    streamingScan: { incremental: 'По ходу потока', buffer: 'Дождаться ответа целиком' },
+    timeoutAction: { pass: 'Пропустить', block: 'Блокировать' },
+    failSafeMode: { 'fail-open': 'Пропускать (fail-open)', 'fail-closed': 'Блокировать (fail-closed)' },
+    safetyCategory: {
+      violence: 'Насилие', illegal_acts: 'Противоправные действия', sexual: 'Сексуальный контент', pii: 'Персональные данные', self_harm: 'Самоповреждение', unethical: 'Неэтичное',
+      political_sensitive: 'Политически острое', copyright: 'Авторское право', jailbreak: 'Джейлбрейк',
+    },
+    policyType: { blocklist: 'Чёрный список', allowlist: 'Белый список', language: 'Язык' },
+    ruleKind: { keyword: 'Ключевое слово', regex: 'Регулярное выражение' },
+    policyScope: { request: 'Запрос', response: 'Ответ', both: 'Запрос и ответ' },
+    policyAction: { block: 'Блокировать', flag: 'Отметить', trust_pii: 'Доверять персональным данным' },
+    exporterType: { syslog: 'Syslog', cef: 'CEF', webhook: 'Вебхук', kafka: 'Kafka', file: 'Файл' },
+    fieldMapping: { generic: 'Общее', ecs: 'ECS', custom: 'Своё' },
   },
   forms: {
     fields: {
