@@ -103,6 +103,11 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   t.ok((await totalOf(page, 'requests')) >= 1, 'the dashboard counts the requests');
   t.ok((await totalOf(page, 'blocks')) >= 1, 'the dashboard counts the blocked jailbreak');
   t.ok((await totalOf(page, 'sanitizations')) >= 1, 'the dashboard counts the sanitization');
+  // The day axis writes its days as the console's language does (Nov 26), not as the API's 2026-11-26.
+  const ticks = page.locator('.recharts-xAxis .recharts-cartesian-axis-tick-value');
+  await ticks.first().waitFor();
+  const days = await ticks.allTextContents();
+  t.ok(days.length > 0 && days.every((day) => /^[A-Z][a-z]{2} \d{1,2}$/.test(day)), `the day axis shows days in English: ${days.join(', ')}`);
 
   // The charts show words and still open the events of the API's value.
   await page.locator('.recharts-bar-rectangle path').first().click();
