@@ -162,7 +162,7 @@ export const ru: Texts = {
       temporary: 'Временный',
       role_name: 'Роль',
       filters: 'Фильтры',
-      severities: 'Уровни важности',
+      severities: 'Уровни критичности',
       event_types: 'Типы событий',
       tenant_ids: 'Тенанты',
       field_mapping: 'Сопоставление полей',
