@@ -75,7 +75,7 @@ export function Dashboard() {
         ))}
       </SimpleGrid>
       {data && data.totals.events === 0 && <Alert color="blue">{t('dashboard.noEvents')}</Alert>}
-      <Card withBorder>
+      <Card withBorder data-testid="over-time">
         <Title order={3} size="h5" mb="sm">{t('dashboard.overTime')}</Title>
         {data ? (
           <AreaChart h={240} data={data.per_day} dataKey="date" withLegend curveType="monotone"
