@@ -82,7 +82,7 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   await createAndActivate(page, 'providers', 'e2e-llm', async () => {
     await pick(page, 'Provider type', 'vendor_a');
     t.equal(await page.getByRole('combobox', { name: 'Mapping preset' }).inputValue(), 'vendor_a_chat_completions', 'the type proposes its recommended preset');
-    await pick(page, 'Match type', 'url');
+    await pick(page, 'Match type', 'URL path');
     await field(page, 'Match value').fill('/v1/chat/*');
     await field(page, 'Target base url').fill(urls['mock-llm']!);
   });
@@ -103,6 +103,10 @@ await browserTest(t, 'new user: provider, profile, a jailbreak and an e-mail thr
   t.ok((await totalOf(page, 'requests')) >= 1, 'the dashboard counts the requests');
   t.ok((await totalOf(page, 'blocks')) >= 1, 'the dashboard counts the blocked jailbreak');
   t.ok((await totalOf(page, 'sanitizations')) >= 1, 'the dashboard counts the sanitization');
+  // The day axis writes its days as the console's language does (Nov 26), not as the API's 2026-11-26.
+  const overTime = page.getByTestId('over-time');
+  await overTime.getByText(/^[A-Z][a-z]{2} \d{1,2}$/).first().waitFor({ state: 'attached' });
+  t.notMatch(await overTime.textContent(), /\d{4}-\d{2}-\d{2}/, 'the day axis shows days in English, no ISO date');
 
   // The charts show words and still open the events of the API's value.
   await page.locator('.recharts-bar-rectangle path').first().click();
@@ -155,7 +159,7 @@ await browserTest(t, "a form error from the Admin API lands on its field", async
   await page.getByTestId('create').click();
   await field(page, 'Name').fill('bad-pattern');
   await pick(page, 'Provider type', 'vendor_a');
-  await pick(page, 'Match type', 'url');
+  await pick(page, 'Match type', 'URL path');
   // Valid for the form's schema (any text), refused by the API: a url pattern starts with / or ^.
   await field(page, 'Match value').fill('v1/chat');
   await field(page, 'Target base url').fill('http://127.0.0.1:9');
@@ -336,9 +340,9 @@ await browserTest(t, 'content policies and exporters: created through their form
   await page.goto(`${urls.ui}/content-policies`);
   await page.getByTestId('create').click();
   await field(page, 'Name').fill('e2e-form-policy');
-  await pick(page, 'Type', 'blocklist');
+  await pick(page, 'Type', 'Blocklist');
   await page.getByRole('button', { name: 'Add Item' }).first().click();
-  await pick(page, 'Kind', 'keyword');
+  await pick(page, 'Kind', 'Keyword');
   await field(page, 'Pattern').first().fill('heron');
   await page.getByRole('button', { name: 'Save' }).click();
   const policy = row(page, 'e2e-form-policy');
@@ -363,8 +367,8 @@ await browserTest(t, 'content policies and exporters: created through their form
   await page.goto(`${urls.ui}/exporters`);
   await page.getByTestId('create').click();
   // The kind is chosen first (each kind has its own fields), then named.
-  await page.locator('input[role="combobox"][value="syslog"]').first().click();
-  await page.getByRole('option', { name: 'webhook', exact: true }).click();
+  await page.locator('input[role="combobox"][value="Syslog"]').first().click();
+  await page.getByRole('option', { name: 'Webhook', exact: true }).click();
   await field(page, 'Name').fill('e2e-form-hook');
   await field(page, 'Url').fill(hook.url);
   await page.getByRole('button', { name: 'Save' }).click();

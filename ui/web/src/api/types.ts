@@ -24,6 +24,9 @@ export type MappingTestResult = PostOk<'/api/v1/providers/mapping-test'>;
 export type HealthCheckResult = PostOk<'/api/v1/providers/{id}/health-check'>;
 export type InspectionCheck = SecurityEvent['inspection'][number];
 export type Report = Ok<'/api/v1/reports', 'get'>['items'][number];
+export type Profile = Ok<'/api/v1/profiles', 'get'>['items'][number];
+export type ContentPolicy = Ok<'/api/v1/content-policies', 'get'>['items'][number];
+export type Exporter = Ok<'/api/v1/exporters', 'get'>['items'][number];
 
 // The values the console shows as words (i18n `enums`): each table is keyed by one of these, so a value
 // the API adds cannot go without a text (the build fails).
@@ -34,3 +37,21 @@ export type ResourceStatus = Provider['status'];
 export type HealthStatus = NonNullable<Provider['health_status']>;
 export type ReportStatus = Report['status'];
 export type ReportType = Report['type'];
+export type AuditAction = AuditRecord['action'];
+export type AuditResource = AuditRecord['resource_type'];
+export type MatchType = Provider['match_type'];
+export type AuthType = NonNullable<Provider['upstream_auth']>['type'];
+export type PiiType = NonNullable<Profile['pii']>['types'][number];
+export type PiiMode = NonNullable<Profile['pii']>['mode'];
+export type SafetyCategory = NonNullable<Profile['content_safety']>['blocked_categories'][number];
+export type ResponsePiiMode = NonNullable<Profile['response_scanning']>['pii_mode'];
+export type ViolationAction = NonNullable<Profile['response_scanning']>['action_on_content_violation'];
+export type StreamingScan = NonNullable<Profile['response_scanning']>['streaming'];
+export type TimeoutAction = Profile['action_on_timeout'];
+export type FailSafeMode = NonNullable<Profile['fail_safe']>['mode'];
+export type PolicyType = ContentPolicy['type'];
+export type RuleKind = ContentPolicy['rules'][number]['kind'];
+export type PolicyScope = ContentPolicy['scope'];
+export type PolicyAction = ContentPolicy['action'];
+export type ExporterType = Exporter['type'];
+export type FieldMapping = Exporter['field_mapping'];

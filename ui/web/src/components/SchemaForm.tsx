@@ -2,7 +2,7 @@
 // every field of the resource, validated as the API validates it, with labels and help texts from the
 // console's translations. Field errors the API answers (`details`: [{path, message}]) are shown on the field
 // they name. Date and date-time fields are date pickers in the console's language; enum values that have
-// words (statuses, event types) are shown as those words and sent as the API's values.
+// words (statuses, event types, modes, an exporter's kind) are shown as those words and sent as the API's values.
 import { useMemo } from 'react';
 import Form from '@rjsf/mantine';
 import type { RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
@@ -11,7 +11,7 @@ import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../api/client';
 import { errorSchemaOf } from '../api/error-schema';
-import { enumLabel, enumNames, withEnumNames } from '../i18n/enum-labels';
+import { choiceTitles, enumLabel, enumNames, withEnumNames } from '../i18n/enum-labels';
 import { fieldLabel, formStrings, labelled } from '../i18n/field-labels';
 import { calendarSettings } from './dates';
 import { DateTimeWidget, DateWidget } from './DateWidgets';
@@ -37,7 +37,7 @@ export function SchemaForm(props: SchemaFormProps) {
   const { t, i18n } = useTranslation();
   const help = t('forms.fieldHelp', { returnObjects: true }) as Record<string, string>;
   const schema = useMemo(
-    () => labelled(props.schema, (name) => fieldLabel(t, name)),
+    () => choiceTitles(labelled(props.schema, (name) => fieldLabel(t, name)), (kind, value) => enumLabel(t, kind, value)),
     [props.schema, i18n.language],
   );
   const translateString = useMemo(() => formStrings(t), [i18n.language]);

@@ -1,5 +1,8 @@
 // English texts of the console. ru.ts has the same keys (its type is checked against this one).
-import type { Decision, EventType, HealthStatus, InspectionCheck, ReportStatus, ReportType, ResourceStatus, Severity } from '../api/types';
+import type {
+  AuditAction, AuditResource, AuthType, Decision, EventType, ExporterType, FailSafeMode, FieldMapping, HealthStatus, InspectionCheck, MatchType, PiiMode, PiiType,
+  PolicyAction, PolicyScope, PolicyType, ReportStatus, ReportType, ResourceStatus, ResponsePiiMode, RuleKind, SafetyCategory, Severity, StreamingScan, TimeoutAction, ViolationAction,
+} from '../api/types';
 
 type SkipReason = NonNullable<InspectionCheck['reason']>;
 export const en = {
@@ -58,6 +61,35 @@ export const en = {
     healthStatus: { HEALTHY: 'Healthy', UNHEALTHY: 'Unhealthy', UNKNOWN: 'Unknown' } satisfies Record<HealthStatus, string>,
     reportStatus: { PENDING: 'Pending', COMPLETED: 'Completed', FAILED: 'Failed' } satisfies Record<ReportStatus, string>,
     reportType: { PII_DLP: 'Personal data (DLP)', INCIDENTS: 'Incidents', LLM_USAGE: 'LLM usage' } satisfies Record<ReportType, string>,
+    auditAction: { CREATE: 'Create', UPDATE: 'Update', DELETE: 'Delete' } satisfies Record<AuditAction, string>,
+    auditResource: {
+      providers: 'Providers', profiles: 'Profiles', policies: 'Content policies', exporters: 'Exporters', reports: 'Reports', users: 'Users',
+      retention_settings: 'Retention settings', api_keys: 'API keys',
+    } satisfies Record<AuditResource, string>,
+    // Form options. Names that read the same in every language (vendor ids, mapping presets, transports,
+    // compressions, SASL mechanisms, syslog formats, HTTP methods) have no table and show as they are.
+    matchType: { url: 'URL path', host: 'Host', header: 'Header' } satisfies Record<MatchType, string>,
+    authType: { passthrough: 'Pass the caller’s credentials through', bearer: 'Bearer token', api_key_header: 'API key header', oauth2_client_credentials: 'OAuth 2 client credentials' } satisfies Record<AuthType, string>,
+    piiType: {
+      CREDIT_CARD: 'Card number', INN: 'INN (taxpayer number)', SNILS: 'SNILS (insurance number)', PHONE_NUMBER: 'Phone number', EMAIL: 'E-mail address', PASSPORT_RF: 'Russian passport',
+      API_KEY: 'API key', GITHUB_TOKEN: 'GitHub token', JWT: 'JWT', DATABASE_URL: 'Database URL', PRIVATE_KEY: 'Private key', SYSTEM_PROMPT_LEAK: 'System prompt leak',
+    } satisfies Record<PiiType, string>,
+    piiMode: { mask: 'Mask', block: 'Block', redact: 'Redact', pseudonymize: 'Pseudonymize' } satisfies Record<PiiMode, string>,
+    responsePiiMode: { disabled: 'Off', monitor: 'Monitor', mask: 'Mask', block: 'Block' } satisfies Record<ResponsePiiMode, string>,
+    violationAction: { block: 'Block', monitor: 'Monitor' } satisfies Record<ViolationAction, string>,
+    streamingScan: { incremental: 'Incremental (as it streams)', buffer: 'Buffer the whole answer' } satisfies Record<StreamingScan, string>,
+    timeoutAction: { pass: 'Let through', block: 'Block' } satisfies Record<TimeoutAction, string>,
+    failSafeMode: { 'fail-open': 'Fail open (let through)', 'fail-closed': 'Fail closed (block)' } satisfies Record<FailSafeMode, string>,
+    safetyCategory: {
+      violence: 'Violence', illegal_acts: 'Illegal acts', sexual: 'Sexual content', pii: 'Personal data', self_harm: 'Self-harm', unethical: 'Unethical',
+      political_sensitive: 'Politically sensitive', copyright: 'Copyright', jailbreak: 'Jailbreak',
+    } satisfies Record<SafetyCategory, string>,
+    policyType: { blocklist: 'Blocklist', allowlist: 'Allowlist', language: 'Language' } satisfies Record<PolicyType, string>,
+    ruleKind: { keyword: 'Keyword', regex: 'Regular expression' } satisfies Record<RuleKind, string>,
+    policyScope: { request: 'Request', response: 'Response', both: 'Request and response' } satisfies Record<PolicyScope, string>,
+    policyAction: { block: 'Block', flag: 'Flag', trust_pii: 'Trust personal data' } satisfies Record<PolicyAction, string>,
+    exporterType: { syslog: 'Syslog', cef: 'CEF', webhook: 'Webhook', kafka: 'Kafka', file: 'File' } satisfies Record<ExporterType, string>,
+    fieldMapping: { generic: 'Generic', ecs: 'ECS', custom: 'Custom' } satisfies Record<FieldMapping, string>,
   },
   forms: {
     // Field labels by property name; English reads the property name (field-labels.ts), so only names

@@ -24,10 +24,47 @@ export function useEnumOptions(): (kind: EnumKind, values: readonly string[]) =>
 
 const KINDS = Object.keys(en.enums) as EnumKind[];
 
-/** The table that has a word for every one of `values`, if one has. */
+/**
+ * The table for an enum of `values`: among those with a word for every value, the smallest (a table of
+ * exactly these values first). Lower-case values recur with other meanings in other fields (`block` is a
+ * PII mode, a policy action, a timeout action), so the closest table gives the field's own words.
+ */
 export function enumKindOf(values: readonly unknown[]): EnumKind | undefined {
   if (values.length === 0) return undefined;
-  return KINDS.find((kind) => values.every((v) => typeof v === 'string' && Object.hasOwn(en.enums[kind], v)));
+  let best: EnumKind | undefined;
+  for (const kind of KINDS) {
+    const table = en.enums[kind];
+    if (!values.every((v) => typeof v === 'string' && Object.hasOwn(table, v))) continue;
+    if (!best || Object.keys(table).length < Object.keys(en.enums[best]).length) best = kind;
+  }
+  return best;
+}
+
+type Choice = { title?: string; properties?: { type?: { enum?: unknown[] } } };
+
+/**
+ * A copy of `schema` whose union choices told apart by a one-value `type` (exporter kinds, upstream auth
+ * kinds; api/schemas.ts titles each by that value) are titled by the value's word: the form's selector
+ * of the choice shows the word, and the chosen value is still the choice's `type`.
+ */
+export function choiceTitles<S>(schema: S, label: (kind: EnumKind, value: string) => string): S {
+  return retitle(schema, label) as S;
+}
+
+function retitle(node: unknown, label: (kind: EnumKind, value: string) => string): unknown {
+  if (Array.isArray(node)) return node.map((child) => retitle(child, label));
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    out[key] = retitle(value, label);
+    if ((key !== 'oneOf' && key !== 'anyOf') || !Array.isArray(value)) continue;
+    out[key] = (out[key] as Choice[]).map((choice) => {
+      const values = choice?.properties?.type?.enum;
+      const kind = Array.isArray(values) && values.length === 1 ? enumKindOf(values) : undefined;
+      return kind ? { ...choice, title: label(kind, String(values![0])) } : choice;
+    });
+  }
+  return out;
 }
 
 type Node = { enum?: unknown[]; properties?: Record<string, Node>; items?: Node; oneOf?: Node[]; anyOf?: Node[] };

@@ -57,4 +57,20 @@ describe('form field labels', () => {
     await i18n.changeLanguage('en');
     expect(formStrings(i18n.t)(TranslatableString.KeyLabel, ['X-Token'])).toBe('X-Token Key');
   });
+
+  it('severity is one Russian word everywhere, in the form labels as in the filters (критичность)', () => {
+    /** Every text of `node` whose key (or a parent's) names severity, by its path. */
+    const severityTexts = (node: unknown, path: string, into: Array<[string, string]> = []): Array<[string, string]> => {
+      if (typeof node === 'string') {
+        if (/severit/i.test(path)) into.push([path, node]);
+      } else if (node && typeof node === 'object') {
+        for (const [key, child] of Object.entries(node)) severityTexts(child, `${path}.${key}`, into);
+      }
+      return into;
+    };
+    // The severities' own names (Критическая, Высокая…) are values, not the concept.
+    const texts = severityTexts({ ...ru, enums: {} }, 'ru');
+    expect(texts.map(([path]) => path)).toEqual(expect.arrayContaining(['ru.events.severity', 'ru.forms.fields.severities', 'ru.dashboard.bySeverity']));
+    expect(texts.filter(([, text]) => !/критичност/i.test(text))).toEqual([]);
+  });
 });

@@ -10,7 +10,7 @@ import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge } from '../components/Severity';
 import { rangeOf, type RangeKey } from './range';
-import { useFormatTime } from '../i18n/format';
+import { formatAxisDay, useFormatTime } from '../i18n/format';
 import { useEnumLabel } from '../i18n/enum-labels';
 
 // The date pickers load with the custom range, not with the start page.
@@ -25,7 +25,7 @@ const TOTALS = [
 ] as const;
 
 export function Dashboard() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const formatTime = useFormatTime();
   const label = useEnumLabel();
   const navigate = useNavigate();
@@ -45,6 +45,8 @@ export function Dashboard() {
   });
   const toEvents = (filter: Record<string, string>) => navigate(`/events?${new URLSearchParams({ ...filter, from: query.from, to: query.to }).toString()}`);
   const data = board.data;
+  // The API's days (2026-11-25) on the axis and in the tooltip as the console's language writes them.
+  const axisDay = (day: unknown) => formatAxisDay(String(day), i18n.language);
 
   return (
     <Stack>
@@ -73,10 +75,11 @@ export function Dashboard() {
         ))}
       </SimpleGrid>
       {data && data.totals.events === 0 && <Alert color="blue">{t('dashboard.noEvents')}</Alert>}
-      <Card withBorder>
+      <Card withBorder data-testid="over-time">
         <Title order={3} size="h5" mb="sm">{t('dashboard.overTime')}</Title>
         {data ? (
           <AreaChart h={240} data={data.per_day} dataKey="date" withLegend curveType="monotone"
+            xAxisProps={{ tickFormatter: axisDay }} tooltipProps={{ labelFormatter: axisDay }}
             series={[
               { name: 'requests', label: t('dashboard.requests'), color: 'indigo.6' },
               { name: 'blocks', label: t('dashboard.blocks'), color: 'red.6' },

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { api, unwrap } from '../api/client';
 import type { EventQuery, SecurityEvent } from '../api/types';
-import openapi from '../api/openapi.json';
+import { queryEnum } from '../api/query-enums';
 import { useSession } from '../app/session';
 import { InstantPicker } from '../components/InstantPicker';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
@@ -18,12 +18,6 @@ import { useEnumLabel, useEnumOptions, type EnumKind } from '../i18n/enum-labels
 const PAGE = 200;
 const ROW_HEIGHT = 40;
 const FILTERS = ['event_type', 'severity', 'decision', 'provider_id', 'profile_id', 'tenant_id', 'trace_id', 'from', 'to'] as const;
-
-/** The enum of a query parameter of GET /security-events, from the API's own document. */
-function enumOf(name: string): string[] {
-  const params = (openapi as { paths: Record<string, { get?: { parameters?: Array<{ name: string; schema?: { enum?: string[] } }> } }> }).paths['/api/v1/security-events']?.get?.parameters ?? [];
-  return params.find((p) => p.name === name)?.schema?.enum ?? [];
-}
 
 function fetchPage(query: EventQuery, page: number) {
   return async () => unwrap(await api.GET('/api/v1/security-events', { params: { query: { ...query, limit: PAGE, offset: page * PAGE } } }));
@@ -63,7 +57,7 @@ export function Events() {
 
   // The choices show words; the URL and the query keep the API's value.
   const select = (name: string, title: string, kind: EnumKind) => (
-    <Select key={name} label={title} clearable data={options(kind, enumOf(name))} value={params.get(name)} onChange={(v) => set(name, v)} w={190} />
+    <Select key={name} label={title} clearable data={options(kind, queryEnum('/api/v1/security-events', name))} value={params.get(name)} onChange={(v) => set(name, v)} w={190} />
   );
   return (
     <Stack>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { rawCall } from '../../api/client';
 import { bodySchema } from '../../api/schemas';
 import { useSession } from '../../app/session';
+import { useEnumLabel } from '../../i18n/enum-labels';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
 
 /** Sends one test event to the exporter's destination; the outcome shows beside the button. */
@@ -52,13 +53,14 @@ function editSchema(update: RJSFSchema, type: unknown): RJSFSchema {
 
 export function Exporters() {
   const { t } = useTranslation();
+  const label = useEnumLabel();
   const { can } = useSession();
   const config: ResourceConfig = {
     title: t('exporters.title'),
     path: '/api/v1/exporters',
     crdKind: 'EventExporter',
     columns: [
-      { label: t('common.type'), render: (r) => <Badge variant="light">{String(r.type)}</Badge> },
+      { label: t('common.type'), render: (r) => <Badge variant="light" data-value={String(r.type)}>{label('exporterType', String(r.type))}</Badge> },
       { label: t('exporters.enabled'), render: (r) => (r.enabled ? <Badge color="teal.9" autoContrast>{t('common.yes')}</Badge> : <Badge color="gray.7" autoContrast>{t('common.no')}</Badge>) },
     ],
     rowActions: (row, refresh) => (
