@@ -1,7 +1,8 @@
 // The feature extractor: a prompt → its scored windows → one sparse hashed vector per window. The
 // learned head (the ONNX model) gathers one weight row per non-zero index, so the vector never exists
 // in dense form. The configuration is stored in the model's metadata: training and serving must agree.
-import { createThreatViewBuilder, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate.js';
+import { createThreatViewBuilder } from './deobfuscate.js';
+import { type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate-base64.js';
 import { createThreatConceptLexicon, THREAT_CONCEPTS, type ThreatConcept } from './concepts.js';
 import { createThreatFeatureAccumulator } from './feature-accumulator.js';
 import { createThreatCharGrams } from './feature-char-grams.js';
