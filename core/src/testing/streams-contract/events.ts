@@ -5,7 +5,7 @@ import type { Test } from 'tap';
 import type { StreamEntry } from '../../stream/types.js';
 import type { StreamsContractContext } from './context.js';
 
-/** append, read (counted and blocking), ack and payloads. */
+/** append, read, ack, counted reads and payloads. */
 export function eventReadsContract(t: Test, { open, uniq }: StreamsContractContext): void {
   t.test('events: append, read, ack', async (tt) => {
     const { events } = await open(tt);
@@ -59,7 +59,10 @@ export function eventReadsContract(t: Test, { open, uniq }: StreamsContractConte
     await tt.rejects(events.append(s, { big: 1n }), { code: 'INVALID' }, 'BigInt is not JSON');
     await tt.rejects(events.append(s, undefined), { code: 'INVALID' });
   });
+}
 
+/** Blocking reads: woken by an append, or timing out without busy-looping. */
+export function eventBlockingReadsContract(t: Test, { open, uniq }: StreamsContractContext): void {
   t.test('events: a blocking read returns as soon as an entry is appended', async (tt) => {
     const { events } = await open(tt);
     const s = uniq('events');

@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 import type { StreamsErrorReporter, Streams } from '../../stream/types.js';
 import { cacheContract, rateLimitContract } from './cache.js';
 import type { StreamsContractContext, StreamsFactory } from './context.js';
-import { eventClaimsContract, eventGroupsContract, eventReadsContract, eventTrimContract } from './events.js';
+import { eventBlockingReadsContract, eventClaimsContract, eventGroupsContract, eventReadsContract, eventTrimContract } from './events.js';
 import { lifecycleContract } from './lifecycle.js';
 import { pubsubContract } from './pubsub.js';
 
@@ -31,6 +31,7 @@ export function streamsContract(t: Test, factory: StreamsFactory): void {
     rateLimitContract,
     pubsubContract,
     eventReadsContract,
+    eventBlockingReadsContract,
     eventGroupsContract,
     eventClaimsContract,
     eventTrimContract,
