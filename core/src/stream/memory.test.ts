@@ -1,5 +1,5 @@
 import t from 'tap';
-import { childExitsAfterClose, streamsContract } from './streams.contract.js';
+import { childExitsAfterClose, streamsContract } from '../testing/streams-contract/index.js';
 import { createMemoryStreams, createStreams, type StreamsClock } from './index.js';
 
 t.test('contract: in-process', async (t) => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import t from 'tap';
-import { childExitsAfterClose, streamsContract, waitFor } from './streams.contract.js';
+import { childExitsAfterClose, streamsContract, waitFor } from '../testing/streams-contract/index.js';
 import { createRedisStreams, createStreams, StreamsError, type Streams } from './index.js';
 import { redactUrl } from './redis-connection.js';
 

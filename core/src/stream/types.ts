@@ -3,7 +3,7 @@
  *
  * Everything the data plane needs from Redis goes through these three small interfaces, so a
  * component never knows which backend it runs on: `palisade all` wires the in-process one, Kubernetes
- * wires Redis (REDIS_URL). Both implementations pass the same contract suite (streams.contract.ts).
+ * wires Redis (REDIS_URL). Both implementations pass the same contract suite (testing/streams-contract/).
  */
 
 /** Milliseconds since the epoch. Injectable so in-process tests can move time without sleeping. */

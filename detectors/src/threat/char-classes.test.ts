@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { THREAT_CHAR, THREAT_CHAR_TABLE } from './char-classes.js';
-import { decodeThreatBase64Blocks, joinThreatSpacedLetters, threatReadableText, undoThreatLeetspeak } from './deobfuscate.js';
+import { decodeThreatBase64Blocks, threatReadableText } from './deobfuscate-base64.js';
+import { undoThreatLeetspeak } from './deobfuscate-leet.js';
+import { joinThreatSpacedLetters } from './deobfuscate-spaced.js';
 import { collapseThreatWhitespace, resolveThreatHomoglyphs } from './normalize.js';
 
 // The table-driven scans must answer exactly what the regexes they replaced answer; these regexes are

@@ -1,6 +1,9 @@
 import { GCProfiler } from 'node:v8';
 import t from 'tap';
-import { decodeThreatBase64Blocks, joinThreatSpacedLetters, threatTextViews, undoThreatLeetspeak } from './deobfuscate.js';
+import { threatTextViews } from './deobfuscate.js';
+import { decodeThreatBase64Blocks } from './deobfuscate-base64.js';
+import { undoThreatLeetspeak } from './deobfuscate-leet.js';
+import { joinThreatSpacedLetters } from './deobfuscate-spaced.js';
 import { collapseThreatWhitespace, resolveThreatHomoglyphs } from './normalize.js';
 
 t.test('leetspeak is undone, ordinary digits are not', async (t) => {

@@ -51,7 +51,10 @@ export {
   type ThreatWindowVector,
 } from './features.js';
 export { normalizeThreatText, resolveThreatHomoglyphs, stripThreatInvisibles } from './normalize.js';
-export { decodeThreatBase64Blocks, joinThreatSpacedLetters, threatTextViews, undoThreatLeetspeak, type ThreatTextViews } from './deobfuscate.js';
+export { threatTextViews, type ThreatTextViews } from './deobfuscate.js';
+export { decodeThreatBase64Blocks } from './deobfuscate-base64.js';
+export { undoThreatLeetspeak } from './deobfuscate-leet.js';
+export { joinThreatSpacedLetters } from './deobfuscate-spaced.js';
 export { THREAT_SIGNALS, THREAT_SIGNAL_FAMILIES, threatSignalsIn, type ThreatSignal, type ThreatSignalFamily } from './signals.js';
 export { THREAT_CONCEPTS, createThreatConceptLexicon, type ThreatConcept, type ThreatConceptLexicon } from './concepts.js';
 export {

@@ -1,0 +1,86 @@
+// The window's code units, and its character n-grams counted into the accumulator.
+import { threatFmix32, THREAT_FNV_OFFSET, THREAT_FNV_PRIME } from './hashing.js';
+import type { ThreatFeatureConfig } from './features.js';
+
+const GOLDEN = 0x9e3779b9;
+
+export interface ThreatCharGrams {
+  /**
+   * The loaded window's code units with a space on each side (code unit j of the text is codes[j + 1]);
+   * replaced when a window longer than the config's is loaded.
+   */
+  codes: Uint16Array;
+  /** Loads a window's text into `codes`. */
+  load(text: string): void;
+  /** Counts the character n-grams of the loaded window (`length` code units). */
+  count(length: number): void;
+}
+
+export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: number, countBucket: (bucket: number) => void): ThreatCharGrams {
+  const mask = 2 ** config.dimensionsLog2 - 1;
+  const lengths = config.charNgramMax - config.charNgramMin + 1;
+  const lengthSalts = Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
+  // Each character n-gram's bucket in the order they are counted (by start position, then length).
+  // The code units and the buckets grow only for a window longer than the config's.
+  let codeBytes = Buffer.alloc(2 * (config.windowChars + 2));
+  let buckets = new Int32Array((config.windowChars + 2) * lengths);
+  // The layout every model so far uses (1- to 5-grams) is hashed by an unrolled loop, a third faster than the loop over lengths.
+  const unrolled = config.charNgramMin === 1 && config.charNgramMax === 5;
+  const [, salt1, salt2, salt3, salt4, salt5] = lengthSalts as [number, number, number, number, number, number];
+  const bucketOf = (h: number): number => threatFmix32(h) & mask;
+
+  // The window's code units copied by Buffer.write (lone surrogates kept): a charCodeAt per character of
+  // a window, a slice of its view, cost four times as much.
+  const load = (text: string): void => {
+    const n = text.length + 2;
+    if (grams.codes.length < n) {
+      codeBytes = Buffer.alloc(2 * n);
+      grams.codes = new Uint16Array(codeBytes.buffer, codeBytes.byteOffset, n);
+      buckets = new Int32Array(n * lengths);
+    }
+    const codes = grams.codes;
+    codes[0] = 0x20;
+    codeBytes.write(text, 2, 'utf16le');
+    codes[n - 1] = 0x20;
+  };
+
+  const count = (length: number): void => {
+    const codes = grams.codes;
+    const n = length + 2;
+    const min = config.charNgramMin;
+    const max = config.charNgramMax;
+    const start = THREAT_FNV_OFFSET ^ seedChar;
+    let m = 0;
+    let i = 0;
+    if (unrolled) {
+      for (; i + 5 <= n; i++) {
+        let h = Math.imul(start ^ codes[i]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt1);
+        h = Math.imul(h ^ codes[i + 1]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt2);
+        h = Math.imul(h ^ codes[i + 2]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt3);
+        h = Math.imul(h ^ codes[i + 3]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt4);
+        h = Math.imul(h ^ codes[i + 4]!, THREAT_FNV_PRIME);
+        buckets[m++] = bucketOf(h ^ salt5);
+      }
+    }
+    for (; i < n; i++) {
+      let h = start;
+      const end = Math.min(max, n - i);
+      for (let k = 0; k < end; k++) {
+        h = Math.imul(h ^ codes[i + k]!, THREAT_FNV_PRIME);
+        if (k + 1 >= min) buckets[m++] = bucketOf(h ^ lengthSalts[k + 1]!);
+      }
+    }
+    for (let j = 0; j < m; j++) countBucket(buckets[j]!);
+  };
+
+  const grams: ThreatCharGrams = {
+    codes: new Uint16Array(codeBytes.buffer, codeBytes.byteOffset, config.windowChars + 2),
+    load,
+    count,
+  };
+  return grams;
+}

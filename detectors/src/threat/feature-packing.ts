@@ -1,0 +1,119 @@
+// The window vectors of a run copied out of the accumulator's output: packed side by side for the
+// model (packedVectors), or one sparse vector per window (extract).
+import type { ThreatFeatureOutput } from './feature-accumulator.js';
+import type { ThreatWindowCutter } from './feature-windows.js';
+import type { ThreatPackedVectors, ThreatPromptFeatures, ThreatSparseVector, ThreatWindow } from './features.js';
+import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
+
+/** A vector already computed for a window with the same text and offset: its entries before the signal ones, and its signals. */
+export interface ThreatTwinVector {
+  indices: Int32Array;
+  values: Float32Array;
+  body: number;
+  found: readonly ThreatSignalFamily[];
+}
+
+/** What packing needs of the extractor: the window's vector filled into `out`, and its windows. */
+export interface ThreatVectorSource {
+  out: ThreatFeatureOutput;
+  /** The window's vector into out; returns its signals (see fillVector in features.ts). */
+  fill(window: ThreatWindow, known?: readonly ThreatSignalFamily[], twin?: ThreatTwinVector): readonly ThreatSignalFamily[];
+  /** The part of the vector just filled that a twin window shares (all but the signal entries). */
+  bodyCount(window: ThreatWindow, found: readonly ThreatSignalFamily[]): number;
+  cutter: ThreatWindowCutter;
+}
+
+export interface ThreatVectorPacking {
+  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors;
+  extract(prompt: string): ThreatPromptFeatures;
+}
+
+// Short vectors (a repetitive text's) are carved from shared 64 KiB slabs, not two arrays each: an
+// array's own buffer is a malloc, an external-memory record and GC bookkeeping, which on thousands
+// of small windows cost about a tenth of the features. Longer vectors (prose) take two arrays: there
+// slabs measured slower.
+const SLAB_BYTES = 1 << 16;
+const SLAB_VECTOR_BYTES = 1 << 14;
+
+export function createThreatVectorPacking({ out, fill, bodyCount, cutter }: ThreatVectorSource): ThreatVectorPacking {
+  // One run's vectors side by side before they are padded (grows to the longest run seen).
+  let runIndices = new Int32Array(0);
+  let runValues = new Float32Array(0);
+
+  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors => {
+    const ends = new Int32Array(windows.length);
+    let used = 0;
+    let width = 1;
+    // Where each window's vector starts in the run, for its twin later in the run.
+    const placed = new Map<ThreatWindow, { start: number; body: number; found: readonly ThreatSignalFamily[] }>();
+    for (let i = 0; i < windows.length; i++) {
+      const twinOf = cutter.twinOf(windows[i]!);
+      const twin = twinOf === undefined ? undefined : placed.get(twinOf);
+      const found = fill(
+        windows[i]!,
+        signals[i],
+        twin && { indices: runIndices.subarray(twin.start), values: runValues.subarray(twin.start), body: twin.body, found: twin.found },
+      );
+      if (cutter.hasTwin(windows[i]!)) placed.set(windows[i]!, { start: used, body: bodyCount(windows[i]!, found), found });
+      const count = out.count;
+      if (used + count > runIndices.length) {
+        const length = Math.max(2 * runIndices.length, used + count);
+        const grownIndices = new Int32Array(length);
+        grownIndices.set(runIndices.subarray(0, used));
+        const grownValues = new Float32Array(length);
+        grownValues.set(runValues.subarray(0, used));
+        runIndices = grownIndices;
+        runValues = grownValues;
+      }
+      runIndices.set(out.indices.subarray(0, count), used);
+      runValues.set(out.values.subarray(0, count), used);
+      used += count;
+      ends[i] = used;
+      if (count > width) width = count;
+    }
+    const indices = new Int32Array(windows.length * width);
+    const values = new Float32Array(windows.length * width);
+    for (let i = 0, start = 0; i < windows.length; start = ends[i]!, i++) {
+      indices.set(runIndices.subarray(start, ends[i]!), i * width);
+      values.set(runValues.subarray(start, ends[i]!), i * width);
+    }
+    return { indices, values, width };
+  };
+
+  const extract = (prompt: string): ThreatPromptFeatures => {
+    const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
+    const all = cutter.windows(prompt);
+    let slab = new ArrayBuffer(0);
+    let used = 0;
+    const done = new Map<ThreatWindow, ThreatTwinVector>();
+    const vectors = all.map((w, k): ThreatSparseVector => {
+      const twinOf = cutter.twinOf(w);
+      const found = fill(w, undefined, twinOf === undefined ? undefined : done.get(twinOf));
+      const count = out.count;
+      const bytes = 8 * count;
+      let indices: Int32Array;
+      let values: Float32Array;
+      if (bytes > SLAB_VECTOR_BYTES) {
+        indices = out.indices.slice(0, count);
+        values = out.values.slice(0, count);
+      } else {
+        if (used + bytes > slab.byteLength) {
+          // Room for the windows left at this one's size, so a short prompt takes one small slab.
+          slab = new ArrayBuffer(Math.min(SLAB_BYTES, bytes * (all.length - k)));
+          used = 0;
+        }
+        indices = new Int32Array(slab, used, count);
+        values = new Float32Array(slab, used + 4 * count, count);
+        used += bytes;
+        indices.set(out.indices.subarray(0, count));
+        values.set(out.values.subarray(0, count));
+      }
+      if (cutter.hasTwin(w)) done.set(w, { indices, values, body: bodyCount(w, found), found });
+      for (const family of found) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
+      return { indices, values };
+    });
+    return { windows: vectors, rules };
+  };
+
+  return { packedVectors, extract };
+}
