@@ -77,7 +77,13 @@ export function createGatewayComponent(deps: GatewayComponentDeps) {
     ...(deps.logger ? { logger: deps.logger.child({ service: 'gateway' }) } : {}),
     snapshot: { secrets: deps.secrets },
     // The streaming profiles' rule automata are built when a bundle loads, not on their first stream.
-    ...(streams ? { onLoaded: (snapshot: GatewaySnapshot) => void streams.prewarm(snapshot) } : {}),
+    // A failed build only means the first stream builds it again; it must never become an unhandled rejection.
+    ...(streams
+      ? {
+          onLoaded: (snapshot: GatewaySnapshot) =>
+            void streams.prewarm(snapshot).catch((error: unknown) => eventLogger?.warn({ err: error, revision: snapshot.revision }, 'building the streaming rules ahead failed')),
+        }
+      : {}),
   });
   const service = buildGateway({
     config,
