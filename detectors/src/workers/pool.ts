@@ -34,8 +34,6 @@ export interface WorkerPoolStats {
   /** Inputs waiting in the queue or running in a worker. */
   inFlight: number;
   restarts: number;
-  /** Inputs answered since the pool started (results and errors; aborted ones are not counted). */
-  answered?: number;
 }
 
 export interface WorkerPool<Input, Result, Ready> {
@@ -90,15 +88,11 @@ export async function createWorkerPool<Init, Input, Result, Ready>(options: Work
   let nextId = 1;
   let closed = false;
   let restarts = 0;
-  let answered = 0;
 
   const launch = () =>
     launchWorker<Init, Ready, Result>(name, script, start, {
       warn,
-      answered: () => {
-        answered++;
-        dispatch();
-      },
+      answered: () => dispatch(),
       exited(slot) {
         const index = slots.indexOf(slot);
         if (index >= 0) slots.splice(index, 1);
@@ -176,7 +170,7 @@ export async function createWorkerPool<Init, Input, Result, Ready>(options: Work
   return {
     ready: launched[0]!.ready,
     run,
-    stats: () => ({ workers: slots.length, inFlight: waiting.size + slots.reduce((n, s) => n + s.pending.size, 0), restarts, answered }),
+    stats: () => ({ workers: slots.length, inFlight: waiting.size + slots.reduce((n, s) => n + s.pending.size, 0), restarts }),
     async close() {
       if (closed) return;
       closed = true;

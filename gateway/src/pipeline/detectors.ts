@@ -16,7 +16,6 @@ import {
   PiiDetectResponseSchema,
   ThreatDetectResponseSchema,
   threatDetectorConfigFromEnv,
-  type ThreatWorkerPool,
   withThreatModelDir,
   type ContentPolicyEvaluator,
   type Detector,
@@ -78,29 +77,6 @@ function remote<Req, Res>(url: string, path: string, service: string, parse: (bo
   return createJsonServiceClient<Req, Res>({ url, path, service, internalToken: options.internalToken, timeoutMs: options.httpTimeoutMs ?? 60_000, parse });
 }
 
-/**
- * A threat worker's first prompts run cold (V8 has not compiled the feature code yet, onnxruntime's
- * first runs allocate): 8-33 ms each for the first three on the bench machine, 1-2 ms after. They
- * are scored at start-up instead of by the first callers: this many per worker, sent together, so
- * that every worker gets some (a free worker takes the oldest waiting prompt).
- */
-export const THREAT_WARM_UP_PER_WORKER = 3;
-
-/** A benign support-desk text of a few windows (the threat features slide over windows). */
-const WARM_UP_PROMPT = Array.from(
-  { length: 12 },
-  (_, i) => `Ticket ${i + 1}: the customer asks why the export of the quarterly report takes longer than last month and wants a short summary of the next steps. `,
-).join('');
-
-async function warmThreat(threat: NonNullable<InspectionDetectors['threat']>, env: NodeJS.ProcessEnv, logger: DetectorsOptions['logger']): Promise<void> {
-  const workers = 'stats' in threat && typeof threat.stats === 'function' ? (threat as ThreatWorkerPool).stats().workers : threatDetectorConfigFromEnv(env).workers;
-  const request = { trace_context: { trace_id: 'warm-up', span_id: 'threat' }, tenant_id: 'warm-up', canonical: { user_prompt: WARM_UP_PROMPT, language: 'en' } };
-  const outcomes = await Promise.allSettled(Array.from({ length: Math.max(1, workers) * THREAT_WARM_UP_PER_WORKER }, () => threat.detect(request, { signal: AbortSignal.timeout(10_000) })));
-  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-  // Not fatal: each call then meets the same failure and action_on_detector_error applies.
-  if (failed) logger?.warn({ err: failed.reason }, 'the threat model could not be warmed up');
-}
-
 export async function createInspectionDetectors(options: DetectorsOptions = {}): Promise<InspectionDetectors> {
   const config = parseEnv(DETECTOR_ENV, options.env ?? {});
   const closers: Array<() => Promise<void>> = [];
@@ -143,7 +119,6 @@ export async function createInspectionDetectors(options: DetectorsOptions = {}):
       threat = local;
     }
   }
-  if (threat && !config.THREAT_DETECTOR_URL) await warmThreat(threat, options.env ?? {}, options.logger);
 
   let contentPolicy: InspectionDetectors['contentPolicy'];
   if (config.CONTENT_POLICY_URL) {
