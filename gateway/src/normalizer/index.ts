@@ -14,6 +14,8 @@ export {
   type NormalizeInput,
   type NormalizeProfile,
   type Normalized,
+  type LocalNormalization,
+  type StagedNormalization,
   type Normalizer,
   type NormalizerOptions,
   type TranslationOutcome,

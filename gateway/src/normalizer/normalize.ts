@@ -1,6 +1,7 @@
 // The Request Normalizer (spec, "Gateway pipeline", step 2): homoglyph normalization (on unless the
 // call turns it off), language detection, and translation when the profile enables it and the text is
-// not in target_lang. Detectors see `translated ?? normalized`; masking rewrites `original` through
+// not in target_lang. The threat model sees `translated ?? normalized`, the other detectors `normalized`
+// (normalizeInStages hands it out before the translation answers); masking rewrites `original` through
 // `toOriginal` (positions in `normalized`, not in the translation, which has no positional link).
 //
 // Translation never fails the request: a 503 or a network failure is skipped ('unavailable'), any other
@@ -49,8 +50,22 @@ export interface NormalizerOptions {
   detectLanguage?: NormalizerLanguageDetector;
 }
 
+/** Homoglyph normalization and the language: known before any translation call. */
+export type LocalNormalization = Pick<Normalized, 'original' | 'normalized' | 'changed' | 'language' | 'toOriginal'>;
+
+export interface StagedNormalization {
+  local: LocalNormalization;
+  /** The whole normalization: at once when no translation call is made, else once the translator answered or failed. */
+  complete: Normalized | Promise<Normalized>;
+}
+
 export interface Normalizer {
   normalize(input: NormalizeInput, call?: DetectorCallOptions): Promise<Normalized>;
+  /**
+   * The same in two steps, so that a caller can start the work that reads the normalized text (PII,
+   * content policies, content safety) while the translation call is out. Throws what normalize rejects with.
+   */
+  normalizeInStages(input: NormalizeInput, call?: DetectorCallOptions): StagedNormalization;
 }
 
 /** True for the failures the pipeline skips as "the service is not there": 503 and the network. */
@@ -62,25 +77,35 @@ export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
   const detectLanguage = options.detectLanguage ?? createNormalizerLanguageDetector();
   const translator = options.translator;
 
-  return {
-    async normalize(input, call = {}) {
-      const homoglyphs = input.homoglyphs ?? true;
-      const h = homoglyphs ? normalizeHomoglyphs(input.text) : undefined;
-      const normalized = h ? h.text : input.text;
-      const toOriginal = h ? (start: number, end: number) => h.offsets.toOriginal(start, end) : (start: number, end: number) => ({ start, end });
-      const detection = detectLanguage(normalized);
-      const base = { original: input.text, normalized, changed: h?.changed ?? false, language: detection.language, toOriginal };
-      const { enabled, target_lang: target } = input.profile.translation;
-      if (!enabled) return { ...base, translated: null, translation: 'disabled' };
-      if (!needsTranslation(detection, target)) return { ...base, translated: null, translation: 'not-needed' };
-      if (!translator) return { ...base, translated: null, translation: 'unavailable', translationError: 'no translator configured' };
+  function normalizeInStages(input: NormalizeInput, call: DetectorCallOptions = {}): StagedNormalization {
+    const homoglyphs = input.homoglyphs ?? true;
+    const h = homoglyphs ? normalizeHomoglyphs(input.text) : undefined;
+    const normalized = h ? h.text : input.text;
+    const toOriginal = h ? (start: number, end: number) => h.offsets.toOriginal(start, end) : (start: number, end: number) => ({ start, end });
+    const detection = detectLanguage(normalized);
+    const local = { original: input.text, normalized, changed: h?.changed ?? false, language: detection.language, toOriginal };
+    const { enabled, target_lang: target } = input.profile.translation;
+    if (!enabled) return { local, complete: { ...local, translated: null, translation: 'disabled' } };
+    if (!needsTranslation(detection, target)) return { local, complete: { ...local, translated: null, translation: 'not-needed' } };
+    if (!translator) return { local, complete: { ...local, translated: null, translation: 'unavailable', translationError: 'no translator configured' } };
+    const translate = async (): Promise<Normalized> => {
       try {
         const result = await translator.detect({ text: normalized, source_lang: detection.language, target_lang: target }, call);
-        return { ...base, translated: result.translation, translation: 'done' };
+        return { ...local, translated: result.translation, translation: 'done' };
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        return { ...base, translated: null, translation: isUnavailable(error) ? 'unavailable' : 'failed', translationError: reason };
+        return { ...local, translated: null, translation: isUnavailable(error) ? 'unavailable' : 'failed', translationError: reason };
       }
+    };
+    // Called now: the request goes out before the caller starts the other detectors.
+    const complete = translate();
+    return { local, complete };
+  }
+
+  return {
+    async normalize(input, call = {}) {
+      return normalizeInStages(input, call).complete;
     },
+    normalizeInStages,
   };
 }

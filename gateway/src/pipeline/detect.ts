@@ -1,10 +1,11 @@
 // Steps 3-4 for the request: every detector the profile turns on, in parallel, each under
 // detector_timeout_ms (run-detector.ts): the threat model on the normalized (or translated) prompt,
-// PII, the profile's content policies and content safety. A detector that is off is "skipped"; a size
-// refusal is rethrown (a 413, never a detector error that would pass).
+// PII, the profile's content policies and content safety. While a translation call is out only the
+// threat model waits for it: the others read the normalized text, which is known before. A detector
+// that is off is "skipped"; a size refusal is rethrown (a 413, never a detector error that would pass).
 import type { Profile, TraceContext, Tracer } from '@palisade/core';
 import type { ContentPolicyResult, ContentSafetyResult, DetectorOutcome, PiiResult, ThreatResult } from '../decision/index.js';
-import type { Normalized } from '../normalizer/index.js';
+import type { LocalNormalization } from '../normalizer/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard } from './guard-text.js';
 import { isSizeRefusal } from './inspection-limits.js';
@@ -25,8 +26,9 @@ export interface RequestFindings {
 export async function detectRequest(
   detectors: InspectionDetectors,
   request: { profile: Profile; traceId: string; tenantId: string; snapshot: { revision: string }; traceContext?: TraceContext | undefined },
-  normalized: Normalized,
-  forThreat: string,
+  normalized: LocalNormalization,
+  /** The threat model's text: a promise while the translation is out (it checks the size limit too). */
+  forThreat: string | Promise<string>,
   policies: ReturnType<typeof profilePolicies>,
   tracer: Tracer | undefined,
 ): Promise<RequestFindings> {
@@ -36,23 +38,27 @@ export async function detectRequest(
   const sizeRefusals = { rethrow: isSizeRefusal };
 
   const safety = profile.content_safety;
+  const threatOf = (prompt: string) =>
+    runDetector(
+      (signal, traceContext) =>
+        detectors.threat!.detect(
+          {
+            trace_context: { trace_id: request.traceId, span_id: 'threat' },
+            tenant_id: request.tenantId,
+            canonical: { user_prompt: prompt, language: normalized.language ?? 'auto' },
+          },
+          { ...call, signal, traceContext },
+        ),
+      timeoutMs,
+      { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'threat' },
+    );
   const [threat, pii, contentPolicy, contentSafety] = await Promise.all([
     !profile.threat_detection.enabled
       ? skipped('threat detection is off in the profile')
       : detectors.threat
-        ? runDetector(
-            (signal, traceContext) =>
-              detectors.threat!.detect(
-                {
-                  trace_context: { trace_id: request.traceId, span_id: 'threat' },
-                  tenant_id: request.tenantId,
-                  canonical: { user_prompt: forThreat, language: normalized.language ?? 'auto' },
-                },
-                { ...call, signal, traceContext },
-              ),
-            timeoutMs,
-            { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'threat' },
-          )
+        ? typeof forThreat === 'string'
+          ? threatOf(forThreat)
+          : forThreat.then(threatOf)
         : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
     !profile.pii.enabled
       ? skipped('PII detection is off in the profile')

@@ -21,23 +21,32 @@ export function checkPromptSize(profile: Profile, promptChars: number): void {
   );
 }
 
-/** After normalization: the text each enabled detector will read, against that detector's own limit. */
-export function checkDetectorLimits(profile: Profile, normalized: string, forThreat: string, withPolicies: boolean): void {
-  const over = (detector: string, limit: string, size: string) =>
-    tooLarge(
-      `The normalized prompt is ${size}; the ${detector} inspects at most ${limit}, so the request is refused rather than forwarded uninspected (profile ${profile.name}, max_inspected_chars ${formatCount(profile.max_inspected_chars)})`,
-      { max_inspected_chars: profile.max_inspected_chars, detector },
-    );
+const overLimit = (profile: Profile, detector: string, limit: string, size: string) =>
+  tooLarge(
+    `The normalized prompt is ${size}; the ${detector} inspects at most ${limit}, so the request is refused rather than forwarded uninspected (profile ${profile.name}, max_inspected_chars ${formatCount(profile.max_inspected_chars)})`,
+    { max_inspected_chars: profile.max_inspected_chars, detector },
+  );
+
+/** The text the threat model reads (the translation, when one was made) against its limit. */
+export function checkThreatLimit(profile: Profile, forThreat: string): void {
   if (profile.threat_detection.enabled && forThreat.length > THREAT_LIMITS.maxPromptChars) {
-    throw over('threat detector', `${formatCount(THREAT_LIMITS.maxPromptChars)} characters`, `${formatCount(forThreat.length)} characters`);
+    throw overLimit(profile, 'threat detector', `${formatCount(THREAT_LIMITS.maxPromptChars)} characters`, `${formatCount(forThreat.length)} characters`);
   }
+}
+
+/**
+ * After normalization: the text each enabled detector will read, against that detector's own limit.
+ * `forThreat` undefined: the translation is still out, and checkThreatLimit checks it once it is in.
+ */
+export function checkDetectorLimits(profile: Profile, normalized: string, forThreat: string | undefined, withPolicies: boolean): void {
+  if (forThreat !== undefined) checkThreatLimit(profile, forThreat);
   if (withPolicies && normalized.length > CONTENT_POLICY_LIMITS.maxTextLength) {
-    throw over('content policy service', `${formatCount(CONTENT_POLICY_LIMITS.maxTextLength)} characters`, `${formatCount(normalized.length)} characters`);
+    throw overLimit(profile, 'content policy service', `${formatCount(CONTENT_POLICY_LIMITS.maxTextLength)} characters`, `${formatCount(normalized.length)} characters`);
   }
   // UTF-8 is at most 3 bytes per UTF-16 unit: only a long text needs counting.
   if (profile.pii.enabled && normalized.length * 3 > PII_MAX_TEXT_BYTES) {
     const bytes = Buffer.byteLength(normalized, 'utf8');
-    if (bytes > PII_MAX_TEXT_BYTES) throw over('PII detector', `${formatCount(PII_MAX_TEXT_BYTES)} bytes of UTF-8`, `${formatCount(bytes)} bytes of UTF-8`);
+    if (bytes > PII_MAX_TEXT_BYTES) throw overLimit(profile, 'PII detector', `${formatCount(PII_MAX_TEXT_BYTES)} bytes of UTF-8`, `${formatCount(bytes)} bytes of UTF-8`);
   }
 }
 

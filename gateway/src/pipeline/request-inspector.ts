@@ -5,10 +5,11 @@
 import { performance } from 'node:perf_hooks';
 import { inSpan, isSampled, PalisadeError, type TraceContext, type Tracer, type Profile, type RequestExtraction } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
+import type { StagedNormalization } from '../normalizer/index.js';
 import { decideFailSafe, type DecisionPiiEntity, type RequestDecisionResult } from '../decision/index.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { InspectionDetectors } from './detectors.js';
-import { checkDetectorLimits, checkPromptSize } from './inspection-limits.js';
+import { checkDetectorLimits, checkPromptSize, checkThreatLimit } from './inspection-limits.js';
 import { profilePolicies } from './profile-policies.js';
 import type { Pseudonyms } from './pseudonyms.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
@@ -91,15 +92,30 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     checkPromptSize(profile, joined.text.length);
     const normalizing = performance.now();
     // The translation call under it carries the span's traceparent, as every detector call does.
-    const normalized = await inSpan(options.tracer, request.traceContext, 'gateway.normalize', (traceContext) =>
-      detectors.normalizer.normalize({ text: joined.text, profile: { translation: profile.translation } }, { traceId: request.traceId, traceContext }),
-    );
-    if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
-    const forThreat = normalized.translated ?? normalized.normalized;
+    let staged: StagedNormalization | undefined;
+    const normalizingDone = inSpan(options.tracer, request.traceContext, 'gateway.normalize', (traceContext) => {
+      staged = detectors.normalizer.normalizeInStages({ text: joined.text, profile: { translation: profile.translation } }, { traceId: request.traceId, traceContext });
+      return Promise.resolve(staged.complete);
+    });
+    if (!staged) await normalizingDone; // it threw before any translation call: rethrown here
+    const { local: normalized, complete } = staged!;
     const policies = profilePolicies(profile, request.snapshot, 'request');
-    checkDetectorLimits(profile, normalized.normalized, forThreat, policies.length > 0);
+    // Without a translation call the threat model's text is known now; with one, only the threat model
+    // waits for it, and its size limit is checked when it is in.
+    const forThreat =
+      complete instanceof Promise
+        ? normalizingDone.then((n) => {
+            if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
+            const text = n.translated ?? n.normalized;
+            checkThreatLimit(profile, text);
+            return text;
+          })
+        : (complete.translated ?? complete.normalized);
+    if (typeof forThreat === 'string' && timings) timings.observe('request', 'normalize', performance.now() - normalizing);
+    checkDetectorLimits(profile, normalized.normalized, typeof forThreat === 'string' ? forThreat : undefined, policies.length > 0);
     const call = { traceId: request.traceId };
-    const { threat, pii, contentPolicy, contentSafety } = await detectRequest(detectors, request, normalized, forThreat, policies, options.tracer);
+    // The translation beside the detectors: its size refusal holds even when no threat detector runs.
+    const [{ threat, pii, contentPolicy, contentSafety }] = await Promise.all([detectRequest(detectors, request, normalized, forThreat, policies, options.tracer), forThreat]);
 
     const waitToDecide = slicer?.turn(observeWait);
     if (waitToDecide) await waitToDecide;

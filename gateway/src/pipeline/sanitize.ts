@@ -23,7 +23,7 @@ function pseudonymize(text: string, spans: readonly PiiSpan[], pseudonyms: Pseud
  * Entities found in the normalized text → spans of each original part. A span that crosses the
  * separator between two parts is cut at the part boundaries, so no piece of the value goes upstream.
  */
-function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Normalized, joined: JoinedParts, parts: readonly TextPart[]): Map<number, PiiSpan[]> {
+function spansByPart(entities: readonly DecisionPiiEntity[], normalized: Pick<Normalized, 'toOriginal'>, joined: JoinedParts, parts: readonly TextPart[]): Map<number, PiiSpan[]> {
   const byPart = new Map<number, PiiSpan[]>();
   for (const entity of entities) {
     const original = normalized.toOriginal(entity.start, entity.end);
@@ -50,7 +50,7 @@ export interface SanitizedRequest {
 export function sanitizeRequest(
   result: RequestDecisionResult,
   request: { raw: Buffer; json: unknown; extraction: { prompt_parts: readonly TextPart[] } },
-  normalized: Normalized,
+  normalized: Pick<Normalized, 'toOriginal'>,
   joined: JoinedParts,
 ): SanitizedRequest {
   if (result.effective !== 'SANITIZE' || !result.sanitize || result.sanitize.entities.length === 0) return { body: request.raw, pseudonyms: undefined };

@@ -14,14 +14,18 @@ const send = (res: ServerResponse, status: number, body: unknown) => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 };
 
-/** Text containing: "[503]" → 503 no model; "[400]" → 400 unserved pair; "[500]" → 500; "[hang]" → no answer; "[reset]" → socket destroyed. Else: the text reversed word by word, marked "EN:". */
-export async function startTranslationPeer(): Promise<TranslationPeer> {
+/**
+ * Text containing: "[503]" → 503 no model; "[400]" → 400 unserved pair; "[500]" → 500; "[hang]" → no answer; "[reset]" → socket destroyed. Else: the text reversed word by word, marked "EN:".
+ * `holdUntil`: each request is answered only once it settles (a test's way to see what a caller does meanwhile).
+ */
+export async function startTranslationPeer(options: { holdUntil?: Promise<unknown> } = {}): Promise<TranslationPeer> {
+  const hold = options.holdUntil ?? Promise.resolve();
   const requests: TranslationPeer['requests'] = [];
   const server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (raw += chunk));
-    req.on('end', () => {
+    req.on('end', () => void hold.then(() => {
       if (req.method !== 'POST' || req.url !== '/api/v1/translate') return send(res, 404, { error: { code: 'NOT_FOUND', message: 'no route' } });
       const body = JSON.parse(raw) as TranslationPeer['requests'][number]['body'];
       requests.push({ headers: req.headers, body });
@@ -31,7 +35,7 @@ export async function startTranslationPeer(): Promise<TranslationPeer> {
       if (body.text.includes('[hang]')) return;
       if (body.text.includes('[reset]')) return req.socket.destroy();
       send(res, 200, { translation: `EN: ${body.text.split(' ').reverse().join(' ')}`, source_lang: body.source_lang, target_lang: body.target_lang, model: 'peer', latency_ms: 1 });
-    });
+    }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
