@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
-import { fireEvent } from '@testing-library/react';
+import { fireEvent, waitFor } from '@testing-library/react';
 import type { RJSFSchema } from '@rjsf/utils';
 import { bodySchema } from '../api/schemas';
 import { SchemaForm } from './SchemaForm';
@@ -27,7 +27,12 @@ describe('date fields of the schema forms', () => {
     await act(async () => fireEvent.change(start, { target: { value: '25.11.2026' } }));
     expect(changes.at(-1)).toMatchObject({ period_start: '2026-11-25' });
     // The calendar opened for the field names its month in Russian and starts the week on Monday.
-    const calendar = [...document.querySelectorAll('[class*="Popover-dropdown"]')].find((d) => d.querySelector('table'))!;
+    // The dropdown mounts after its opening transition, a frame or more after the focus.
+    const calendar = await waitFor(() => {
+      const found = [...document.querySelectorAll('[class*="Popover-dropdown"]')].find((d) => d.querySelector('table'));
+      if (!found) throw new Error('the calendar has not opened');
+      return found;
+    });
     expect(calendar.textContent).toMatch(/ноябрь 2026/i);
     const weekdays = [...calendar.querySelectorAll('th')].map((th) => th.textContent);
     expect(weekdays[0]).toMatch(/^пн$/i);
