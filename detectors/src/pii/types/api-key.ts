@@ -209,7 +209,11 @@ function nameEndBefore(text: string, at: number): number {
   let end = at;
   while (end > 0 && isBlank(text.charCodeAt(end - 1))) end--;
   if (end > 0 && isQuote(text.charCodeAt(end - 1))) end--;
-  return SEPARATED_WORDS.some((word) => endsWithWord(text, end, word)) ? end : -1;
+  // Their last letters (y, n, t) first: most separators of a text follow none of them.
+  const last = text.charCodeAt(end - 1) | 0x20;
+  if (last !== 0x79 && last !== 0x6e && last !== 0x74) return -1;
+  for (const word of SEPARATED_WORDS) if (endsWithWord(text, end, word)) return end;
+  return -1;
 }
 
 /** "name: value", "name=value", "\"name\": \"value\"", "name => value", "Bearer value". */
