@@ -35,11 +35,10 @@ export function checkThreatLimit(profile: Profile, forThreat: string): void {
 }
 
 /**
- * After normalization: the text each enabled detector will read, against that detector's own limit.
- * `forThreat` undefined: the translation is still out, and checkThreatLimit checks it once it is in.
+ * After normalization: the normalized text against the limits of the detectors that read it (the
+ * threat model's text is checked by checkThreatLimit, once it is known).
  */
-export function checkDetectorLimits(profile: Profile, normalized: string, forThreat: string | undefined, withPolicies: boolean): void {
-  if (forThreat !== undefined) checkThreatLimit(profile, forThreat);
+export function checkDetectorLimits(profile: Profile, normalized: string, withPolicies: boolean): void {
   if (withPolicies && normalized.length > CONTENT_POLICY_LIMITS.maxTextLength) {
     throw overLimit(profile, 'content policy service', `${formatCount(CONTENT_POLICY_LIMITS.maxTextLength)} characters`, `${formatCount(normalized.length)} characters`);
   }

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { inSpan, isSampled, PalisadeError, type TraceContext, type Tracer, type Profile, type RequestExtraction } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import type { StagedNormalization } from '../normalizer/index.js';
+import type { Normalized, StagedNormalization } from '../normalizer/index.js';
 import { decideFailSafe, type DecisionPiiEntity, type RequestDecisionResult } from '../decision/index.js';
 import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
 import type { InspectionDetectors } from './detectors.js';
@@ -100,19 +100,16 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     if (!staged) await normalizingDone; // it threw before any translation call: rethrown here
     const { local: normalized, complete } = staged!;
     const policies = profilePolicies(profile, request.snapshot, 'request');
-    // Without a translation call the threat model's text is known now; with one, only the threat model
-    // waits for it, and its size limit is checked when it is in.
-    const forThreat =
-      complete instanceof Promise
-        ? normalizingDone.then((n) => {
-            if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
-            const text = n.translated ?? n.normalized;
-            checkThreatLimit(profile, text);
-            return text;
-          })
-        : (complete.translated ?? complete.normalized);
-    if (typeof forThreat === 'string' && timings) timings.observe('request', 'normalize', performance.now() - normalizing);
-    checkDetectorLimits(profile, normalized.normalized, typeof forThreat === 'string' ? forThreat : undefined, policies.length > 0);
+    // The threat model reads the translation when one is made: known now without a translation call;
+    // with one, only the threat model waits for it, and its size limit is checked when it is in.
+    const threatTextOf = (n: Normalized): string => {
+      if (timings) timings.observe('request', 'normalize', performance.now() - normalizing);
+      const text = n.translated ?? n.normalized;
+      checkThreatLimit(profile, text);
+      return text;
+    };
+    const forThreat = complete instanceof Promise ? normalizingDone.then(threatTextOf) : threatTextOf(complete);
+    checkDetectorLimits(profile, normalized.normalized, policies.length > 0);
     const call = { traceId: request.traceId };
     // The translation beside the detectors: its size refusal holds even when no threat detector runs.
     const [{ threat, pii, contentPolicy, contentSafety }] = await Promise.all([detectRequest(detectors, request, normalized, forThreat, policies, options.tracer), forThreat]);
