@@ -116,7 +116,8 @@ export function phoneWindowsAt(text: string, index: DigitIndex, facts: ChainFact
     // Without "+", only the forms judgePhone() (phone-judge.ts) can accept are worth building: a trunk-prefixed number of 11
     // digits, one run of digits, or a national grouping ("4111 4111 4111" is none of them).
     if (!plus && !(trunk && count === 11) && j > g && !NATIONAL_SHAPE_CODES.has(code)) continue;
-    if (endsWindow(index, j)) (endings ??= []).push(j);
+    // A window ends only where endsWindow allows: the group is its own next ending.
+    if (facts.nextEnding[j] === j) (endings ??= []).push(j);
   }
   if (!endings) return NO_WINDOWS;
   const windows: PhoneWindow[] = [];
