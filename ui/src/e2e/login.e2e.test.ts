@@ -46,7 +46,7 @@ await browserTest(t, 'the initial administrator signs in through the proxy and w
   await page.getByRole('button', { name: /Sign in/ }).click();
   await page.waitForURL(`${proxy}/providers`);
   await page.locator('main h2').first().waitFor();
-  t.match(await page.getByTestId('whoami').textContent(), /admin.*\(admin\).*acme/, 'the console knows who signed in');
+  t.match(await page.getByTestId('whoami').textContent(), /admin.*\(Administrator\).*acme/, 'the console knows who signed in');
   t.equal(await page.getByTestId('create').count(), 1, 'an administrator may create');
   const status = await page.evaluate(async () => (await fetch('/api/v1/me')).status);
   t.equal(status, 200, 'the console calls the Admin API through the proxy with the session');

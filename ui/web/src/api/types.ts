@@ -55,3 +55,5 @@ export type PolicyScope = ContentPolicy['scope'];
 export type PolicyAction = ContentPolicy['action'];
 export type ExporterType = Exporter['type'];
 export type FieldMapping = Exporter['field_mapping'];
+export type InspectionDetector = InspectionCheck['detector'];
+export type RoleName = User['roles'][number];

@@ -4,11 +4,13 @@ import { IconMoon, IconSun, IconShieldLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router-dom';
 import { changeLanguage, type Language } from '../i18n';
+import { useEnumLabel } from '../i18n/enum-labels';
 import { SECTIONS } from './sections';
 import { useSession } from './session';
 
 export function Shell() {
   const { t, i18n } = useTranslation();
+  const roleLabel = useEnumLabel();
   const [opened, { toggle }] = useDisclosure();
   const { me, can, tenant, setTenant } = useSession();
   const location = useLocation();
@@ -29,7 +31,7 @@ export function Shell() {
             {me.is_super_admin && (
               <TextInput size="xs" aria-label={t('app.tenant')} placeholder={t('app.allTenants')} value={tenant} onChange={(e) => setTenant(e.currentTarget.value.trim())} w={150} />
             )}
-            <Text size="sm" visibleFrom="md" data-testid="whoami">{t('app.signedInAs', { user: me.username, role: me.role ?? '—' })} · {me.tenant}</Text>
+            <Text size="sm" visibleFrom="md" data-testid="whoami">{t('app.signedInAs', { user: me.username, role: me.role ? roleLabel('role', me.role) : '—' })} · {me.tenant}</Text>
             <SegmentedControl size="xs" aria-label={t('app.language')} value={i18n.language} onChange={(value) => void changeLanguage(value as Language)} data={[{ value: 'en', label: 'EN' }, { value: 'ru', label: 'RU' }]} />
             <Tooltip label={t('app.theme')}>
               <ActionIcon variant="default" size="lg" onClick={toggleColorScheme} aria-label={t('app.theme')}>

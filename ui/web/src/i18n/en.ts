@@ -1,7 +1,7 @@
 // English texts of the console. ru.ts has the same keys (its type is checked against this one).
 import type {
-  AuditAction, AuditResource, AuthType, Decision, EventType, ExporterType, FailSafeMode, FieldMapping, HealthStatus, InspectionCheck, MatchType, PiiMode, PiiType,
-  PolicyAction, PolicyScope, PolicyType, ReportStatus, ReportType, ResourceStatus, ResponsePiiMode, RuleKind, SafetyCategory, Severity, StreamingScan, TimeoutAction, ViolationAction,
+  AuditAction, AuditResource, AuthType, Decision, EventType, ExporterType, FailSafeMode, FieldMapping, HealthStatus, InspectionCheck, InspectionDetector, MatchType, PiiMode, PiiType,
+  PolicyAction, PolicyScope, PolicyType, ReportStatus, ReportType, ResourceStatus, ResponsePiiMode, RoleName, RuleKind, SafetyCategory, Severity, StreamingScan, TimeoutAction, ViolationAction,
 } from '../api/types';
 
 type SkipReason = NonNullable<InspectionCheck['reason']>;
@@ -90,6 +90,8 @@ export const en = {
     policyAction: { block: 'Block', flag: 'Flag', trust_pii: 'Trust personal data' } satisfies Record<PolicyAction, string>,
     exporterType: { syslog: 'Syslog', cef: 'CEF', webhook: 'Webhook', kafka: 'Kafka', file: 'File' } satisfies Record<ExporterType, string>,
     fieldMapping: { generic: 'Generic', ecs: 'ECS', custom: 'Custom' } satisfies Record<FieldMapping, string>,
+    detector: { threat: 'Threat model', pii: 'Personal data', content_policy: 'Content policies', content_safety: 'Content safety' } satisfies Record<InspectionDetector, string>,
+    role: { viewer: 'Viewer', operator: 'Operator', admin: 'Administrator', 'super-admin': 'Super-administrator' } satisfies Record<RoleName, string>,
   },
   forms: {
     // Field labels by property name; English reads the property name (field-labels.ts), so only names

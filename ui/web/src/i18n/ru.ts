@@ -81,6 +81,8 @@ export const ru: Texts = {
     policyAction: { block: 'Блокировать', flag: 'Отметить', trust_pii: 'Доверять персональным данным' },
     exporterType: { syslog: 'Syslog', cef: 'CEF', webhook: 'Вебхук', kafka: 'Kafka', file: 'Файл' },
     fieldMapping: { generic: 'Общее', ecs: 'ECS', custom: 'Своё' },
+    detector: { threat: 'Модель угроз', pii: 'Персональные данные', content_policy: 'Политики контента', content_safety: 'Безопасность контента' },
+    role: { viewer: 'Наблюдатель', operator: 'Оператор', admin: 'Администратор', 'super-admin': 'Суперадминистратор' },
   },
   forms: {
     fields: {

@@ -27,6 +27,8 @@ describe('Inspection', () => {
     const rows = [...container.querySelectorAll('[data-testid="inspection-check"]')];
     expect(rows.map((r) => r.getAttribute('data-detector'))).toEqual(['threat', 'content_policy', 'content_safety', 'pii']);
     expect(texts(rows[0]!)).toEqual(expect.arrayContaining(['0.912 / 0.80', '12.3 ms', 'threat-v3', 'ran']));
+    expect(rows.map((r) => r.querySelector('td')?.firstChild?.textContent), 'detectors named in words, not API names').toEqual(['Threat model', 'Content policies', 'Content safety', 'Personal data']);
+    expect(rows[0]!.querySelector('[role="progressbar"]')?.getAttribute('aria-label')).toBe('Score of Threat model');
     expect(texts(rows[1]!)).toEqual(expect.arrayContaining(['policy 0f1e2d3c, rule #2']));
     expect(texts(rows[2]!)).toEqual(expect.arrayContaining(['skipped', 'response', '—']));
     expect(rows[2]!.querySelector('[data-testid="skip-reason"]')?.textContent, 'a skipped check says why').toBe('off in the profile');

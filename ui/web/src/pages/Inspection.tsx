@@ -4,23 +4,26 @@
 import { Badge, Code, Group, Progress, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { InspectionCheck } from '../api/types';
+import { useEnumLabel } from '../i18n/enum-labels';
 
 const STATUS_COLOR: Record<InspectionCheck['status'], string> = { ok: 'teal.9', skipped: 'gray.7', timeout: 'orange.4', error: 'red.9', unavailable: 'red.9' };
 
 function Score({ check }: { check: InspectionCheck }) {
   const { t } = useTranslation();
+  const label = useEnumLabel();
   if (check.score == null) return <>—</>;
   const over = check.threshold != null && check.score >= check.threshold;
   return (
     <Stack gap={2} miw={120}>
       <Text size="sm">{check.score.toFixed(3)}{check.threshold != null ? ` / ${check.threshold.toFixed(2)}` : ''}</Text>
-      <Progress value={check.score * 100} color={over ? 'red' : 'teal'} aria-label={t('inspection.scoreOf', { detector: check.detector })} size="sm" />
+      <Progress value={check.score * 100} color={over ? 'red' : 'teal'} aria-label={t('inspection.scoreOf', { detector: label('detector', check.detector) })} size="sm" />
     </Stack>
   );
 }
 
 export function Inspection({ checks }: { checks: InspectionCheck[] }) {
   const { t } = useTranslation();
+  const label = useEnumLabel();
   if (checks.length === 0) return null;
   return (
     <Stack gap={4} mb="xs">
@@ -39,7 +42,7 @@ export function Inspection({ checks }: { checks: InspectionCheck[] }) {
         <Table.Tbody>
           {checks.map((c, i) => (
             <Table.Tr key={i} data-testid="inspection-check" data-detector={c.detector} data-status={c.status}>
-              <Table.Td>{c.detector}{c.model_version ? <Text size="xs" c="dimmed">{c.model_version}</Text> : null}</Table.Td>
+              <Table.Td>{label('detector', c.detector)}{c.model_version ? <Text size="xs" c="dimmed">{c.model_version}</Text> : null}</Table.Td>
               <Table.Td>{t(`inspection.sides.${c.side}`)}</Table.Td>
               <Table.Td>
                 <Badge color={STATUS_COLOR[c.status]} autoContrast>{t(`inspection.statuses.${c.status}`)}</Badge>

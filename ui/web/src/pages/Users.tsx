@@ -7,7 +7,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api, rawCall, unwrap } from '../api/client';
 import { bodySchema } from '../api/schemas';
-import type { User } from '../api/types';
+import type { RoleName, User } from '../api/types';
+import { useEnumOptions } from '../i18n/enum-labels';
 import { useSession } from '../app/session';
 import { ConfirmButton } from '../components/ConfirmButton';
 import { SchemaForm } from '../components/SchemaForm';
@@ -19,7 +20,9 @@ function RoleEditor({ user }: { user: User }) {
   const { me } = useSession();
   const client = useQueryClient();
   const roles = useQuery({ queryKey: ['roles', user.id], queryFn: async () => unwrap(await api.GET('/api/v1/users/{id}/roles', { params: { path: { id: user.id } } })) });
-  const all = ['viewer', 'operator', 'admin', ...(me.is_super_admin ? ['super-admin'] : [])];
+  const options = useEnumOptions();
+  const assignable: RoleName[] = ['viewer', 'operator', 'admin', ...(me.is_super_admin ? (['super-admin'] as const) : [])];
+  const all = options('role', assignable);
   const current = (roles.data ?? []).map((r) => r.name);
   const change = async (next: string[]) => {
     try {

@@ -11,6 +11,7 @@ import { StatusBadge } from '../../components/Severity';
 import { MappingTester } from './MappingTester';
 import { ResourcePage, type ResourceConfig, type ResourceRow } from './ResourcePage';
 import { useFormatTime } from '../../i18n/format';
+import { useEnumLabel } from '../../i18n/enum-labels';
 
 /** Runs a health check now; its result shows beside the button until the list has the new values. */
 function CheckNow({ row }: { row: ResourceRow }) {
@@ -43,6 +44,7 @@ function CheckNow({ row }: { row: ResourceRow }) {
 
 export function Providers() {
   const { t } = useTranslation();
+  const label = useEnumLabel();
   const formatTime = useFormatTime();
   const { can } = useSession();
   const config: ResourceConfig = {
@@ -61,7 +63,7 @@ export function Providers() {
       { label: t('providers.lastError'), render: (r) => (
         <Text size="xs" lineClamp={2} maw={220} title={r.health_error_message ? String(r.health_error_message) : undefined} data-testid="health-error">{r.health_error_message ? String(r.health_error_message) : '—'}</Text>
       ) },
-      { label: t('providers.match'), render: (r) => <Code>{`${String(r.match_type)}: ${String(r.match_value)}`}</Code> },
+      { label: t('providers.match'), render: (r) => <><Text span size="sm">{label('matchType', String(r.match_type))}:</Text> <Code>{String(r.match_value)}</Code></> },
       { label: t('providers.target'), render: (r) => <Text size="sm">{String(r.target_base_url)}{String(r.target_path ?? '')}</Text> },
       { label: t('providers.mapping'), render: (r) => String(r.mapping_preset ?? 'custom') },
     ],
