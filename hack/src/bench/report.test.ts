@@ -1,6 +1,7 @@
 // Ratios to the bare proxy, target checks and the summary, from fixed measurements.
 import t from 'tap';
-import { buildReport, checkTargets, compare, failed, problems, renderReport, tracingCosts, type ScenarioOutcome } from './report.js';
+import { buildReport, checkTargets, compare, failed, problems, tracingCosts, type ScenarioOutcome } from './report.js';
+import { renderReport } from './report-render.js';
 import type { Measurement } from './scenario.js';
 
 function m(rps: number, p50: number, p99: number, extra: Partial<Measurement> = {}): Measurement {
