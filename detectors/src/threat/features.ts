@@ -132,13 +132,13 @@ export function createThreatFeatureExtractor(
   const signals = options.signals ?? THREAT_SIGNALS;
   const seed = (group: number): number => threatFmix32(config.hashSeed ^ group);
   const accumulator = createThreatFeatureAccumulator(config, signals.length);
-  const { out, count, flush } = accumulator;
-  const chars = createThreatCharGrams(config, seed(0x01), count);
+  const { out, countAll, flush } = accumulator;
+  const chars = createThreatCharGrams(config, seed(0x01), countAll);
   const words = createThreatWordGrams(
     config,
     { word: seed(0x02), bigram: seed(0x03), concept: seed(0x05), position: seed(0x06) },
     createThreatConceptLexicon(options.concepts ?? THREAT_CONCEPTS),
-    count,
+    countAll,
   );
   const seedSignal = seed(0x04);
   const cutter = createThreatWindowCutter(config, createThreatViewBuilder(options.base64 ?? THREAT_BASE64_DEFAULTS), threatSignalAnchors(signals));
