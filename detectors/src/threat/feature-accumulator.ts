@@ -20,9 +20,10 @@ export interface ThreatFeatureOutput {
 
 export interface ThreatFeatureAccumulator {
   readonly out: ThreatFeatureOutput;
-  /** One more occurrence of `bucket` in the group being counted. */
-  count(bucket: number): void;
-  /** One more occurrence of each of `buckets[0 .. length)`, in that order (count() in a loop, a few times faster). */
+  /**
+   * One more occurrence of each of `buckets[0 .. length)` in the group being counted, in that order (a
+   * call per bucket cost more than the counting).
+   */
   countAll(buckets: Int32Array, length: number): void;
   /**
    * The group counted since the last flush into the output: sub-linear term frequency,
@@ -111,15 +112,6 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     touchedCount = 0;
   };
 
-  function count(bucket: number): void {
-    const slot = slots[bucket]!;
-    if (slot === 0) {
-      touched[touchedCount] = bucket;
-      touchedCounts[touchedCount] = 1;
-      slots[bucket] = ++touchedCount;
-    } else touchedCounts[slot - 1]!++;
-  }
-
   const countAll = (buckets: Int32Array, length: number): void => {
     const places = slots;
     const seen = touched;
@@ -137,5 +129,5 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     touchedCount = entries;
   };
 
-  return { out, count, countAll, flush, reserve, push };
+  return { out, countAll, flush, reserve, push };
 }
