@@ -5,6 +5,22 @@ import type { ThreatFeatureConfig } from './features.js';
 
 /** log1p of the small counts almost every bucket has, computed once (the same doubles as Math.log1p). */
 const LOG1P = Float64Array.from({ length: 64 }, (_, k) => Math.log1p(k));
+/** Their squares, the terms of a group's norm (the same doubles as LOG1P[k] * LOG1P[k]). */
+const LOG1P_SQUARED = LOG1P.map((v) => v * v);
+
+/**
+ * How far a sum of `terms` positive doubles in some order may lie from the same sum in another order,
+ * relative to the sum: each is within (terms - 1)·u/(1 - (terms - 1)·u) of the exact sum (u = 2^-53,
+ * recursive summation; Higham, Accuracy and Stability of Numerical Algorithms, 4.2), so their distance
+ * is within twice that; this bound is four times larger again.
+ */
+const orderSlack = (terms: number): number => (terms + 4) * 2 ** -50;
+
+/** The norm term of a count past the table. */
+const squaredLog1p = (count: number): number => {
+  const v = Math.log1p(count);
+  return v * v;
+};
 
 /**
  * The window's vector: written here and copied out once (growing number[] per window allocated
@@ -82,12 +98,80 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // The group is written straight into the output arrays (room reserved once, not checked per entry).
   // The loops read the scratch through locals: a closure's variables are loaded again on every
   // iteration, which made these loops several times slower than their arithmetic.
+  //
+  // A value is float32(log1p(count) · weight / sqrt(norm)), the norm summed in the order the buckets
+  // were first seen (exactFlush). That sum is one chain of dependent additions, the slowest part of a
+  // flush, so the norm is first summed in four independent chains: it then lies within orderSlack of
+  // the sequential sum, which bounds the scale from both sides (sqrt, division and rounding are
+  // monotonic). Where both bounds give every small count the same float32, that float32 is the value
+  // the sequential sum gives, and the entries are written from a table by count; otherwise (about
+  // one group in a hundred) the group is flushed by the sequential sum.
+  const smallValues = new Float32Array(LOG1P.length);
   const flush = (weight: number): void => {
+    const entries = touchedCount;
+    const counts = touchedCounts;
+    const squares = LOG1P_SQUARED;
+    const small = squares.length;
+    let norm0 = 0;
+    let norm1 = 0;
+    let norm2 = 0;
+    let norm3 = 0;
+    let i = 0;
+    for (; i + 4 <= entries; i += 4) {
+      const c0 = counts[i]!;
+      const c1 = counts[i + 1]!;
+      const c2 = counts[i + 2]!;
+      const c3 = counts[i + 3]!;
+      norm0 += c0 < small ? squares[c0]! : squaredLog1p(c0);
+      norm1 += c1 < small ? squares[c1]! : squaredLog1p(c1);
+      norm2 += c2 < small ? squares[c2]! : squaredLog1p(c2);
+      norm3 += c3 < small ? squares[c3]! : squaredLog1p(c3);
+    }
+    for (; i < entries; i++) {
+      const c = counts[i]!;
+      norm0 += c < small ? squares[c]! : squaredLog1p(c);
+    }
+    const norm = norm0 + norm1 + (norm2 + norm3);
+    if (!(norm > 0)) return exactFlush(weight);
+    const slack = norm * orderSlack(entries);
+    const scaleLow = weight / Math.sqrt(norm + slack);
+    const scaleHigh = weight / Math.sqrt(norm - slack);
+    const table = smallValues;
+    const logs = LOG1P;
+    for (let c = 1; c < small; c++) {
+      const low = Math.fround(logs[c]! * scaleLow);
+      if (low !== Math.fround(logs[c]! * scaleHigh)) return exactFlush(weight);
+      table[c] = low;
+    }
+    reserve(entries);
+    const indices = out.indices;
+    const values = out.values;
+    const base = out.count;
+    const buckets = touched;
+    const places = slots;
+    for (let k = 0; k < entries; k++) {
+      const bucket = buckets[k]!;
+      const c = counts[k]!;
+      indices[base + k] = bucket;
+      if (c < small) values[base + k] = table[c]!;
+      else {
+        const v = Math.log1p(c);
+        const low = Math.fround(v * scaleLow);
+        if (low !== Math.fround(v * scaleHigh)) return exactFlush(weight);
+        values[base + k] = low;
+      }
+      places[bucket] = 0;
+    }
+    out.count = base + entries;
+    touchedCount = 0;
+  };
+
+  // The flush as the features define it: the norm summed in the order the buckets were first seen.
+  const exactFlush = (weight: number): void => {
     const entries = touchedCount;
     const counts = touchedCounts;
     const logs = touchedLog;
     const log1p = LOG1P;
-    // The sum runs in the order the buckets were first seen: the features' float32 values depend on it.
     let norm = 0;
     for (let i = 0; i < entries; i++) {
       const count = counts[i]!;
