@@ -3,7 +3,7 @@
 // each run's vectors are packed, handed over and dropped, so a long prompt holds one run's vectors, not
 // all of them (a 1 MiB prompt's came to about 100 MB). The detector scores runs with this; the bench
 // times it as the feature cost of a prompt.
-import type { ThreatFeatureExtractor, ThreatPackedVectors } from './features.js';
+import type { ThreatFeatureExtractor, ThreatPackedScratch, ThreatPackedVectors } from './features.js';
 import { THREAT_LIMITS } from './limits.js';
 import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
 
@@ -13,7 +13,10 @@ export interface ThreatRunsSummary {
   windows: number;
 }
 
-/** One run: its packed vectors, how many windows they hold, and the prompt's rule inputs. */
+/**
+ * One run: its packed vectors, how many windows they hold, and the prompt's rule inputs. The packed
+ * arrays are reused by the next run: they are valid until the visitor's promise settles.
+ */
 export type ThreatRunVisitor = (packed: ThreatPackedVectors, windows: number, rules: Float32Array) => Promise<void> | void;
 
 export async function forEachThreatRun(
@@ -33,10 +36,12 @@ export async function forEachThreatRun(
     }
     return families;
   });
+  // One pair of arrays for every run of this prompt (its own, so concurrent prompts never share it).
+  const scratch: ThreatPackedScratch = { indices: new Int32Array(0), values: new Float32Array(0) };
   for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
     beforeRun();
     const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
-    await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end)), end - start, rules);
+    await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end), scratch), end - start, rules);
   }
   return { signals: THREAT_SIGNAL_FAMILIES.filter((f) => seen.has(f)), windows: windows.length };
 }

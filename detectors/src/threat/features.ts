@@ -99,9 +99,11 @@ export interface ThreatFeatureExtractor {
   /**
    * The vectors of `windows` as the model takes them: [windows × width] indices and values, each window
    * padded with index 0 and value 0 to the longest (at least 1); what packThreatWindows (detector.ts)
-   * makes of their vector()s, without an array pair per window. `signals[i]` are window i's.
+   * makes of their vector()s, without an array pair per window. `signals[i]` are window i's. With
+   * `scratch`, the result is written into its arrays (grown when too short) and views of them are
+   * returned, valid until the scratch is used again: a long prompt's runs reuse one pair of arrays.
    */
-  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors;
+  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
 }
@@ -110,6 +112,12 @@ export interface ThreatPackedVectors {
   indices: Int32Array;
   values: Float32Array;
   width: number;
+}
+
+/** Arrays packedVectors() may write into instead of allocating (see there); replaced when they grow. */
+export interface ThreatPackedScratch {
+  indices: Int32Array;
+  values: Float32Array;
 }
 
 export interface ThreatFeatureExtractorOptions {
@@ -157,8 +165,8 @@ export function createThreatFeatureExtractor(
   const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals, cutter.maskOf(window));
 
   // The window's vector into out; returns its signals. With `twin` (the vector of a window with the
-  // same text and offset, and that window's signals) only the signal entries are computed: every other
-  // group depends on the text and offset alone.
+  // same body: see bodyKey) only the signal entries are computed, from the twin's signals when it
+  // carries them, else from the window's.
   const fill = (window: ThreatWindow, known?: readonly ThreatSignalFamily[], twin?: ThreatTwinVector): readonly ThreatSignalFamily[] => {
     out.count = 0;
     let found: readonly ThreatSignalFamily[];
@@ -167,7 +175,7 @@ export function createThreatFeatureExtractor(
       out.indices.set(twin.indices.subarray(0, twin.body));
       out.values.set(twin.values.subarray(0, twin.body));
       out.count = twin.body;
-      found = twin.found;
+      found = twin.found ?? known ?? signalsOf(window);
     } else {
       chars.load(window.text);
       chars.count(window.text.length);
@@ -190,6 +198,14 @@ export function createThreatFeatureExtractor(
     }
     return found;
   };
+  // Every group but the signals depends on the window's text and, through the position group, on its
+  // offset only where the offset is 0 (a sentence opens there) or within the head: past both, windows
+  // with the same text have the same body. Repetitive text (a table, a log, a run of one pattern) has
+  // few distinct windows, and each run computes each of them once.
+  const bodyKey = (window: ThreatWindow): string | undefined => {
+    const offset = window.offset ?? 0;
+    return offset > 0 && offset >= config.headChars ? window.text : undefined;
+  };
   const bodyCount = (window: ThreatWindow, found: readonly ThreatSignalFamily[]): number =>
     config.signalWeight > 0 ? out.count - found.length - window.promptSignals.length : out.count;
 
@@ -197,7 +213,7 @@ export function createThreatFeatureExtractor(
     const found = fill(window, known);
     return { indices: out.indices.slice(0, out.count), values: out.values.slice(0, out.count), signals: found as ThreatSignalFamily[] };
   };
-  const { packedVectors, extract } = createThreatVectorPacking({ out, fill, bodyCount, cutter });
+  const { packedVectors, extract } = createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutter });
 
   return {
     config,
