@@ -68,7 +68,6 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
   const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
   const touchedCounts = new Int32Array(touched.length);
-  const touchedLog = new Float64Array(touched.length);
   let touchedCount = 0;
 
   // Signals add at most one entry per signal and prompt signal (bounded by `signalRoom`).
@@ -100,13 +99,57 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // iteration, which made these loops several times slower than their arithmetic.
   //
   // A value is float32(log1p(count) · weight / sqrt(norm)), the norm summed in the order the buckets
-  // were first seen (exactFlush). That sum is one chain of dependent additions, the slowest part of a
-  // flush, so the norm is first summed in four independent chains: it then lies within orderSlack of
-  // the sequential sum, which bounds the scale from both sides (sqrt, division and rounding are
-  // monotonic). Where both bounds give every small count the same float32, that float32 is the value
-  // the sequential sum gives, and the entries are written from a table by count; otherwise (about
-  // one group in a hundred) the group is flushed by the sequential sum.
+  // were first seen (the end of flush). That sum is one chain of dependent additions, the slowest part
+  // of a flush, so the norm is first summed in four independent chains: it then lies within orderSlack
+  // of the sequential sum, which bounds the scale from both sides (sqrt, division, multiplication and
+  // rounding are monotonic). Where both bounds give a count the same float32, that float32 is the
+  // value the sequential sum gives; where some count gets two (about one group in a hundred), the
+  // group is flushed by the sequential sum.
   const smallValues = new Float32Array(LOG1P.length);
+
+  // The value of each count below the table's end for the scale's bounds into smallValues; false when
+  // the bounds give some count two float32s.
+  const tabulate = (scaleLow: number, scaleHigh: number): boolean => {
+    const table = smallValues;
+    const logs = LOG1P;
+    for (let c = 1; c < logs.length; c++) {
+      const low = Math.fround(logs[c]! * scaleLow);
+      if (low !== Math.fround(logs[c]! * scaleHigh)) return false;
+      table[c] = low;
+    }
+    return true;
+  };
+
+  // The group's entries into the output after tabulate(scaleLow, scaleHigh), and the scratch reset;
+  // false, with the output and the counts as they were, when the bounds give a larger count two float32s.
+  const write = (scaleLow: number, scaleHigh: number): boolean => {
+    const entries = touchedCount;
+    const counts = touchedCounts;
+    const table = smallValues;
+    const small = table.length;
+    reserve(entries);
+    const indices = out.indices;
+    const values = out.values;
+    const base = out.count;
+    const buckets = touched;
+    const places = slots;
+    for (let k = 0; k < entries; k++) {
+      const c = counts[k]!;
+      if (c < small) values[base + k] = table[c]!;
+      else {
+        const v = Math.log1p(c);
+        const low = Math.fround(v * scaleLow);
+        if (low !== Math.fround(v * scaleHigh)) return false;
+        values[base + k] = low;
+      }
+      indices[base + k] = buckets[k]!;
+    }
+    for (let k = 0; k < entries; k++) places[buckets[k]!] = 0;
+    out.count = base + entries;
+    touchedCount = 0;
+    return true;
+  };
+
   const flush = (weight: number): void => {
     const entries = touchedCount;
     const counts = touchedCounts;
@@ -132,68 +175,22 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
       norm0 += c < small ? squares[c]! : squaredLog1p(c);
     }
     const norm = norm0 + norm1 + (norm2 + norm3);
-    if (!(norm > 0)) return exactFlush(weight);
-    const slack = norm * orderSlack(entries);
-    const scaleLow = weight / Math.sqrt(norm + slack);
-    const scaleHigh = weight / Math.sqrt(norm - slack);
-    const table = smallValues;
-    const logs = LOG1P;
-    for (let c = 1; c < small; c++) {
-      const low = Math.fround(logs[c]! * scaleLow);
-      if (low !== Math.fround(logs[c]! * scaleHigh)) return exactFlush(weight);
-      table[c] = low;
+    if (norm > 0) {
+      const slack = norm * orderSlack(entries);
+      const scaleLow = weight / Math.sqrt(norm + slack);
+      const scaleHigh = weight / Math.sqrt(norm - slack);
+      if (tabulate(scaleLow, scaleHigh) && write(scaleLow, scaleHigh)) return;
     }
-    reserve(entries);
-    const indices = out.indices;
-    const values = out.values;
-    const base = out.count;
-    const buckets = touched;
-    const places = slots;
+    // The flush as the features define it: the norm summed in the order the buckets were first seen.
+    let exact = 0;
     for (let k = 0; k < entries; k++) {
-      const bucket = buckets[k]!;
       const c = counts[k]!;
-      indices[base + k] = bucket;
-      if (c < small) values[base + k] = table[c]!;
-      else {
-        const v = Math.log1p(c);
-        const low = Math.fround(v * scaleLow);
-        if (low !== Math.fround(v * scaleHigh)) return exactFlush(weight);
-        values[base + k] = low;
-      }
-      places[bucket] = 0;
+      const v = c < small ? LOG1P[c]! : Math.log1p(c);
+      exact += v * v;
     }
-    out.count = base + entries;
-    touchedCount = 0;
-  };
-
-  // The flush as the features define it: the norm summed in the order the buckets were first seen.
-  const exactFlush = (weight: number): void => {
-    const entries = touchedCount;
-    const counts = touchedCounts;
-    const logs = touchedLog;
-    const log1p = LOG1P;
-    let norm = 0;
-    for (let i = 0; i < entries; i++) {
-      const count = counts[i]!;
-      const v = count < log1p.length ? log1p[count]! : Math.log1p(count);
-      logs[i] = v;
-      norm += v * v;
-    }
-    const scale = norm > 0 ? weight / Math.sqrt(norm) : 0;
-    reserve(entries);
-    const indices = out.indices;
-    const values = out.values;
-    const base = out.count;
-    const buckets = touched;
-    const places = slots;
-    for (let i = 0; i < entries; i++) {
-      const bucket = buckets[i]!;
-      indices[base + i] = bucket;
-      values[base + i] = logs[i]! * scale;
-      places[bucket] = 0;
-    }
-    out.count = base + entries;
-    touchedCount = 0;
+    const scale = exact > 0 ? weight / Math.sqrt(exact) : 0;
+    tabulate(scale, scale);
+    write(scale, scale);
   };
 
   const countAll = (buckets: Int32Array, length: number): void => {

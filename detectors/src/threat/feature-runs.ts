@@ -3,7 +3,7 @@
 // each run's vectors are packed, handed over and dropped, so a long prompt holds one run's vectors, not
 // all of them (a 1 MiB prompt's came to about 100 MB). The detector scores runs with this; the bench
 // times it as the feature cost of a prompt.
-import type { ThreatFeatureExtractor, ThreatPackedScratch, ThreatPackedVectors } from './features.js';
+import type { ThreatFeatureExtractor, ThreatPackedVectors } from './features.js';
 import { THREAT_LIMITS } from './limits.js';
 import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
 
@@ -36,12 +36,16 @@ export async function forEachThreatRun(
     }
     return families;
   });
-  // One pair of arrays for every run of this prompt (its own, so concurrent prompts never share it).
-  const scratch: ThreatPackedScratch = { indices: new Int32Array(0), values: new Float32Array(0) };
-  for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
-    beforeRun();
-    const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
-    await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end), scratch), end - start, rules);
+  // One pair of arrays for every run of this prompt, its own until it is given back (concurrent prompts never share one).
+  const scratch = extractor.borrowScratch();
+  try {
+    for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
+      beforeRun();
+      const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
+      await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end), scratch), end - start, rules);
+    }
+  } finally {
+    extractor.returnScratch(scratch);
   }
   return { signals: THREAT_SIGNAL_FAMILIES.filter((f) => seen.has(f)), windows: windows.length };
 }
