@@ -103,8 +103,8 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // of a flush, so the norm is first summed in four independent chains: it then lies within orderSlack
   // of the sequential sum, which bounds the scale from both sides (sqrt, division, multiplication and
   // rounding are monotonic). Where both bounds give a count the same float32, that float32 is the
-  // value the sequential sum gives; where some count gets two (about one group in a hundred), the
-  // group is flushed by the sequential sum.
+  // value the sequential sum gives; where some count gets two (about one group in 6,000), the group
+  // is flushed by the sequential sum.
   const smallValues = new Float32Array(LOG1P.length);
 
   // The value of each count below the table's end for the scale's bounds into smallValues; false when
