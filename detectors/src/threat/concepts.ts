@@ -127,6 +127,11 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   // The first code units of those starts: most words are ruled out by one array read.
   const firstUnits = new Uint8Array(0x10000);
   for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
+  // The starts by a 16-bit hash of both code units: most words whose first unit some start has (every
+  // word that starts with a common letter) are ruled out by a second array read instead of a set test.
+  const pairOf = (first: number, second: number): number => (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> 16;
+  const startPairs = new Uint8Array(0x10000);
+  for (const key of starts) startPairs[pairOf(Math.floor(key / 0x10000), key % 0x10000)] = 1;
   // The same lexicon by start key as code units, for lookupCodes: the exact words (one per word, as
   // the map holds them) and the prefixes, longest first.
   const units = (word: string): Uint16Array => Uint16Array.from(word, (_, i) => word.charCodeAt(i));
@@ -153,7 +158,7 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
       for (const { prefix, concept } of list.prefixes) if (startsWithAt(codes, start, end, prefix)) return concept;
       return -1;
     },
-    mayStart: (first, second) => firstUnits[first] === 1 && starts.has(first * 0x10000 + second),
+    mayStart: (first, second) => firstUnits[first] === 1 && startPairs[pairOf(first, second)] === 1 && starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);
       if (!starts.has(key)) return -1;

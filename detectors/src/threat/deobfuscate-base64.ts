@@ -1,6 +1,7 @@
 // Instructions wrapped in base64: the blocks of a prompt that decode to readable text, each scored as
 // a view of its own (deobfuscate.ts).
 import { isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
 import { THREAT_CHAR, THREAT_CHAR_TABLE } from './char-classes.js';
 
 const LETTER = /\p{L}/u;
@@ -25,7 +26,9 @@ export const THREAT_BASE64_DEFAULTS: ThreatBase64Options = { maxBlocks: 8, maxBl
  */
 export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Options = THREAT_BASE64_DEFAULTS): string[] {
   const out: string[] = [];
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  // Made at the first block that is UTF-8: most prompts have none, and making one costs more than
+  // scanning a 2 KB prompt.
+  let decoder: TextDecoder | undefined;
   // The blocks are the matches of /[A-Za-z0-9+/_-]{20,}={0,2}/g, found as runs of a 128-entry table (a
   // run of 20 or more is a match from its start, and no shorter run holds one), their character classes
   // read by code: a hostile text holds tens of thousands of blocks, and a regex test per block, or an
@@ -56,6 +59,7 @@ export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Opti
     const block = text.slice(start, i);
     const bytes = Buffer.from(urlSafe ? block.replace(/-/g, '+').replace(/_/g, '/') : block, 'base64');
     if (!isUtf8(bytes)) continue;
+    decoder ??= new TextDecoder('utf-8', { fatal: true });
     const decoded = decoder.decode(bytes);
     if (threatReadableText(decoded)) out.push(decoded);
   }

@@ -5,6 +5,22 @@ import type { ThreatFeatureConfig } from './features.js';
 
 /** log1p of the small counts almost every bucket has, computed once (the same doubles as Math.log1p). */
 const LOG1P = Float64Array.from({ length: 64 }, (_, k) => Math.log1p(k));
+/** Their squares, the terms of a group's norm (the same doubles as LOG1P[k] * LOG1P[k]). */
+const LOG1P_SQUARED = LOG1P.map((v) => v * v);
+
+/**
+ * How far a sum of `terms` positive doubles in some order may lie from the same sum in another order,
+ * relative to the sum: each is within (terms - 1)·u/(1 - (terms - 1)·u) of the exact sum (u = 2^-53,
+ * recursive summation; Higham, Accuracy and Stability of Numerical Algorithms, 4.2), so their distance
+ * is within twice that; this bound is four times larger again.
+ */
+const orderSlack = (terms: number): number => (terms + 4) * 2 ** -50;
+
+/** The norm term of a count past the table. */
+const squaredLog1p = (count: number): number => {
+  const v = Math.log1p(count);
+  return v * v;
+};
 
 /**
  * The window's vector: written here and copied out once (growing number[] per window allocated
@@ -20,8 +36,11 @@ export interface ThreatFeatureOutput {
 
 export interface ThreatFeatureAccumulator {
   readonly out: ThreatFeatureOutput;
-  /** One more occurrence of `bucket` in the group being counted. */
-  count(bucket: number): void;
+  /**
+   * One more occurrence of each of `buckets[0 .. length)` in the group being counted, in that order (a
+   * call per bucket cost more than the counting).
+   */
+  countAll(buckets: Int32Array, length: number): void;
   /**
    * The group counted since the last flush into the output: sub-linear term frequency,
    * L2-normalised and scaled by `weight`; the scratch is reset.
@@ -49,7 +68,6 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
   const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
   const touchedCounts = new Int32Array(touched.length);
-  const touchedLog = new Float64Array(touched.length);
   let touchedCount = 0;
 
   // Signals add at most one entry per signal and prompt signal (bounded by `signalRoom`).
@@ -77,37 +95,120 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   };
 
   // The group is written straight into the output arrays (room reserved once, not checked per entry).
-  const flush = (weight: number): void => {
-    let norm = 0;
-    for (let i = 0; i < touchedCount; i++) {
-      const count = touchedCounts[i]!;
-      const v = count < LOG1P.length ? LOG1P[count]! : Math.log1p(count);
-      touchedLog[i] = v;
-      norm += v * v;
+  // The loops read the scratch through locals: a closure's variables are loaded again on every
+  // iteration, which made these loops several times slower than their arithmetic.
+  //
+  // A value is float32(log1p(count) · weight / sqrt(norm)), the norm summed in the order the buckets
+  // were first seen (the end of flush). That sum is one chain of dependent additions, the slowest part
+  // of a flush, so the norm is first summed in four independent chains: it then lies within orderSlack
+  // of the sequential sum, which bounds the scale from both sides (sqrt, division, multiplication and
+  // rounding are monotonic). Where both bounds give a count the same float32, that float32 is the
+  // value the sequential sum gives; where some count gets two (about one group in 6,000), the group
+  // is flushed by the sequential sum.
+  const smallValues = new Float32Array(LOG1P.length);
+
+  // The value of each count below the table's end for the scale's bounds into smallValues; false when
+  // the bounds give some count two float32s.
+  const tabulate = (scaleLow: number, scaleHigh: number): boolean => {
+    const table = smallValues;
+    const logs = LOG1P;
+    for (let c = 1; c < logs.length; c++) {
+      const low = Math.fround(logs[c]! * scaleLow);
+      if (low !== Math.fround(logs[c]! * scaleHigh)) return false;
+      table[c] = low;
     }
-    const scale = norm > 0 ? weight / Math.sqrt(norm) : 0;
-    reserve(touchedCount);
+    return true;
+  };
+
+  // The group's entries into the output after tabulate(scaleLow, scaleHigh), and the scratch reset;
+  // false, with the output and the counts as they were, when the bounds give a larger count two float32s.
+  const write = (scaleLow: number, scaleHigh: number): boolean => {
+    const entries = touchedCount;
+    const counts = touchedCounts;
+    const table = smallValues;
+    const small = table.length;
+    reserve(entries);
     const indices = out.indices;
     const values = out.values;
     const base = out.count;
-    for (let i = 0; i < touchedCount; i++) {
-      const bucket = touched[i]!;
-      indices[base + i] = bucket;
-      values[base + i] = touchedLog[i]! * scale;
-      slots[bucket] = 0;
+    const buckets = touched;
+    const places = slots;
+    for (let k = 0; k < entries; k++) {
+      const c = counts[k]!;
+      if (c < small) values[base + k] = table[c]!;
+      else {
+        const v = Math.log1p(c);
+        const low = Math.fround(v * scaleLow);
+        if (low !== Math.fround(v * scaleHigh)) return false;
+        values[base + k] = low;
+      }
+      indices[base + k] = buckets[k]!;
     }
-    out.count = base + touchedCount;
+    for (let k = 0; k < entries; k++) places[buckets[k]!] = 0;
+    out.count = base + entries;
     touchedCount = 0;
+    return true;
   };
 
-  function count(bucket: number): void {
-    const slot = slots[bucket]!;
-    if (slot === 0) {
-      touched[touchedCount] = bucket;
-      touchedCounts[touchedCount] = 1;
-      slots[bucket] = ++touchedCount;
-    } else touchedCounts[slot - 1]!++;
-  }
+  const flush = (weight: number): void => {
+    const entries = touchedCount;
+    const counts = touchedCounts;
+    const squares = LOG1P_SQUARED;
+    const small = squares.length;
+    let norm0 = 0;
+    let norm1 = 0;
+    let norm2 = 0;
+    let norm3 = 0;
+    let i = 0;
+    for (; i + 4 <= entries; i += 4) {
+      const c0 = counts[i]!;
+      const c1 = counts[i + 1]!;
+      const c2 = counts[i + 2]!;
+      const c3 = counts[i + 3]!;
+      norm0 += c0 < small ? squares[c0]! : squaredLog1p(c0);
+      norm1 += c1 < small ? squares[c1]! : squaredLog1p(c1);
+      norm2 += c2 < small ? squares[c2]! : squaredLog1p(c2);
+      norm3 += c3 < small ? squares[c3]! : squaredLog1p(c3);
+    }
+    for (; i < entries; i++) {
+      const c = counts[i]!;
+      norm0 += c < small ? squares[c]! : squaredLog1p(c);
+    }
+    const norm = norm0 + norm1 + (norm2 + norm3);
+    if (norm > 0) {
+      const slack = norm * orderSlack(entries);
+      const scaleLow = weight / Math.sqrt(norm + slack);
+      const scaleHigh = weight / Math.sqrt(norm - slack);
+      if (tabulate(scaleLow, scaleHigh) && write(scaleLow, scaleHigh)) return;
+    }
+    // The flush as the features define it: the norm summed in the order the buckets were first seen.
+    let exact = 0;
+    for (let k = 0; k < entries; k++) {
+      const c = counts[k]!;
+      const v = c < small ? LOG1P[c]! : Math.log1p(c);
+      exact += v * v;
+    }
+    const scale = exact > 0 ? weight / Math.sqrt(exact) : 0;
+    tabulate(scale, scale);
+    write(scale, scale);
+  };
 
-  return { out, count, flush, reserve, push };
+  const countAll = (buckets: Int32Array, length: number): void => {
+    const places = slots;
+    const seen = touched;
+    const counts = touchedCounts;
+    let entries = touchedCount;
+    for (let j = 0; j < length; j++) {
+      const bucket = buckets[j]!;
+      const slot = places[bucket]!;
+      if (slot === 0) {
+        seen[entries] = bucket;
+        counts[entries] = 1;
+        places[bucket] = ++entries;
+      } else counts[slot - 1]!++;
+    }
+    touchedCount = entries;
+  };
+
+  return { out, countAll, flush, reserve, push };
 }

@@ -16,18 +16,17 @@ export interface ThreatCharGrams {
   count(length: number): void;
 }
 
-export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: number, countBucket: (bucket: number) => void): ThreatCharGrams {
+export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: number, countBuckets: (buckets: Int32Array, length: number) => void): ThreatCharGrams {
   const mask = 2 ** config.dimensionsLog2 - 1;
   const lengths = config.charNgramMax - config.charNgramMin + 1;
-  const lengthSalts = Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
+  const lengthSalts = Int32Array.from({ length: config.charNgramMax + 1 }, (_, n) => Math.imul(n, GOLDEN));
   // Each character n-gram's bucket in the order they are counted (by start position, then length).
   // The code units and the buckets grow only for a window longer than the config's.
   let codeBytes = Buffer.alloc(2 * (config.windowChars + 2));
   let buckets = new Int32Array((config.windowChars + 2) * lengths);
   // The layout every model so far uses (1- to 5-grams) is hashed by an unrolled loop, a third faster than the loop over lengths.
   const unrolled = config.charNgramMin === 1 && config.charNgramMax === 5;
-  const [, salt1, salt2, salt3, salt4, salt5] = lengthSalts as [number, number, number, number, number, number];
-  const bucketOf = (h: number): number => threatFmix32(h) & mask;
+  const [, salt1, salt2, salt3, salt4, salt5] = Array.from(lengthSalts) as [number, number, number, number, number, number];
 
   // The window's code units copied by Buffer.write (lone surrogates kept): a charCodeAt per character of
   // a window, a slice of its view, cost four times as much.
@@ -44,37 +43,48 @@ export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: num
     codes[n - 1] = 0x20;
   };
 
+  // Every table and constant is read into a local first: a closure's variables are loaded again on
+  // every iteration, which cost several times the hashing itself.
   const count = (length: number): void => {
     const codes = grams.codes;
+    const out = buckets;
     const n = length + 2;
     const min = config.charNgramMin;
     const max = config.charNgramMax;
     const start = THREAT_FNV_OFFSET ^ seedChar;
+    const prime = THREAT_FNV_PRIME;
+    const bits = mask;
     let m = 0;
     let i = 0;
     if (unrolled) {
+      const s1 = salt1;
+      const s2 = salt2;
+      const s3 = salt3;
+      const s4 = salt4;
+      const s5 = salt5;
       for (; i + 5 <= n; i++) {
-        let h = Math.imul(start ^ codes[i]!, THREAT_FNV_PRIME);
-        buckets[m++] = bucketOf(h ^ salt1);
-        h = Math.imul(h ^ codes[i + 1]!, THREAT_FNV_PRIME);
-        buckets[m++] = bucketOf(h ^ salt2);
-        h = Math.imul(h ^ codes[i + 2]!, THREAT_FNV_PRIME);
-        buckets[m++] = bucketOf(h ^ salt3);
-        h = Math.imul(h ^ codes[i + 3]!, THREAT_FNV_PRIME);
-        buckets[m++] = bucketOf(h ^ salt4);
-        h = Math.imul(h ^ codes[i + 4]!, THREAT_FNV_PRIME);
-        buckets[m++] = bucketOf(h ^ salt5);
+        let h = Math.imul(start ^ codes[i]!, prime);
+        out[m] = threatFmix32(h ^ s1) & bits;
+        h = Math.imul(h ^ codes[i + 1]!, prime);
+        out[m + 1] = threatFmix32(h ^ s2) & bits;
+        h = Math.imul(h ^ codes[i + 2]!, prime);
+        out[m + 2] = threatFmix32(h ^ s3) & bits;
+        h = Math.imul(h ^ codes[i + 3]!, prime);
+        out[m + 3] = threatFmix32(h ^ s4) & bits;
+        h = Math.imul(h ^ codes[i + 4]!, prime);
+        out[m + 4] = threatFmix32(h ^ s5) & bits;
+        m += 5;
       }
     }
     for (; i < n; i++) {
       let h = start;
       const end = Math.min(max, n - i);
       for (let k = 0; k < end; k++) {
-        h = Math.imul(h ^ codes[i + k]!, THREAT_FNV_PRIME);
-        if (k + 1 >= min) buckets[m++] = bucketOf(h ^ lengthSalts[k + 1]!);
+        h = Math.imul(h ^ codes[i + k]!, prime);
+        if (k + 1 >= min) out[m++] = threatFmix32(h ^ lengthSalts[k + 1]!) & bits;
       }
     }
-    for (let j = 0; j < m; j++) countBucket(buckets[j]!);
+    countBuckets(out, m);
   };
 
   const grams: ThreatCharGrams = {

@@ -2,15 +2,18 @@
 // model (packedVectors), or one sparse vector per window (extract).
 import type { ThreatFeatureOutput } from './feature-accumulator.js';
 import type { ThreatWindowCutter } from './feature-windows.js';
-import type { ThreatPackedVectors, ThreatPromptFeatures, ThreatSparseVector, ThreatWindow } from './features.js';
+import type { ThreatPackedScratch, ThreatPackedVectors, ThreatPromptFeatures, ThreatSparseVector, ThreatWindow } from './features.js';
 import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
 
-/** A vector already computed for a window with the same text and offset: its entries before the signal ones, and its signals. */
+/**
+ * A vector already computed for a window with the same body (the same text and offset, or the same
+ * bodyKey): its entries before the signal ones, and, for a de-obfuscated window's twin, its signals.
+ */
 export interface ThreatTwinVector {
   indices: Int32Array;
   values: Float32Array;
   body: number;
-  found: readonly ThreatSignalFamily[];
+  found?: readonly ThreatSignalFamily[];
 }
 
 /** What packing needs of the extractor: the window's vector filled into `out`, and its windows. */
@@ -18,13 +21,15 @@ export interface ThreatVectorSource {
   out: ThreatFeatureOutput;
   /** The window's vector into out; returns its signals (see fillVector in features.ts). */
   fill(window: ThreatWindow, known?: readonly ThreatSignalFamily[], twin?: ThreatTwinVector): readonly ThreatSignalFamily[];
+  /** What a window's vector but its signal entries depends on, when that is its text alone; undefined otherwise. */
+  bodyKey(window: ThreatWindow): string | undefined;
   /** The part of the vector just filled that a twin window shares (all but the signal entries). */
   bodyCount(window: ThreatWindow, found: readonly ThreatSignalFamily[]): number;
   cutter: ThreatWindowCutter;
 }
 
 export interface ThreatVectorPacking {
-  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors;
+  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors;
   extract(prompt: string): ThreatPromptFeatures;
 }
 
@@ -35,26 +40,33 @@ export interface ThreatVectorPacking {
 const SLAB_BYTES = 1 << 16;
 const SLAB_VECTOR_BYTES = 1 << 14;
 
-export function createThreatVectorPacking({ out, fill, bodyCount, cutter }: ThreatVectorSource): ThreatVectorPacking {
+export function createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutter }: ThreatVectorSource): ThreatVectorPacking {
   // One run's vectors side by side before they are padded (grows to the longest run seen).
   let runIndices = new Int32Array(0);
   let runValues = new Float32Array(0);
 
-  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors => {
+  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors => {
     const ends = new Int32Array(windows.length);
     let used = 0;
     let width = 1;
     // Where each window's vector starts in the run, for its twin later in the run.
     const placed = new Map<ThreatWindow, { start: number; body: number; found: readonly ThreatSignalFamily[] }>();
+    // Where the first window of each body key starts in the run.
+    const bodies = new Map<string, { start: number; body: number }>();
     for (let i = 0; i < windows.length; i++) {
-      const twinOf = cutter.twinOf(windows[i]!);
+      const window = windows[i]!;
+      const twinOf = cutter.twinOf(window);
       const twin = twinOf === undefined ? undefined : placed.get(twinOf);
+      const key = twin === undefined ? bodyKey(window) : undefined;
+      const same = key === undefined ? undefined : bodies.get(key);
+      const shared = twin ?? same;
       const found = fill(
-        windows[i]!,
+        window,
         signals[i],
-        twin && { indices: runIndices.subarray(twin.start), values: runValues.subarray(twin.start), body: twin.body, found: twin.found },
+        shared && { indices: runIndices.subarray(shared.start), values: runValues.subarray(shared.start), body: shared.body, found: twin?.found },
       );
-      if (cutter.hasTwin(windows[i]!)) placed.set(windows[i]!, { start: used, body: bodyCount(windows[i]!, found), found });
+      if (cutter.hasTwin(window)) placed.set(window, { start: used, body: bodyCount(window, found), found });
+      if (key !== undefined && same === undefined) bodies.set(key, { start: used, body: bodyCount(window, found) });
       const count = out.count;
       if (used + count > runIndices.length) {
         const length = Math.max(2 * runIndices.length, used + count);
@@ -71,11 +83,31 @@ export function createThreatVectorPacking({ out, fill, bodyCount, cutter }: Thre
       ends[i] = used;
       if (count > width) width = count;
     }
-    const indices = new Int32Array(windows.length * width);
-    const values = new Float32Array(windows.length * width);
+    const size = windows.length * width;
+    let indices: Int32Array;
+    let values: Float32Array;
+    if (scratch === undefined) {
+      indices = new Int32Array(size);
+      values = new Float32Array(size);
+    } else {
+      // A run's fresh arrays of a megabyte or more cost more in page faults than filling them.
+      if (scratch.indices.length < size) {
+        scratch.indices = new Int32Array(size);
+        scratch.values = new Float32Array(size);
+      }
+      indices = scratch.indices.subarray(0, size);
+      values = scratch.values.subarray(0, size);
+    }
     for (let i = 0, start = 0; i < windows.length; start = ends[i]!, i++) {
-      indices.set(runIndices.subarray(start, ends[i]!), i * width);
-      values.set(runValues.subarray(start, ends[i]!), i * width);
+      const row = i * width;
+      const end = row + ends[i]! - start;
+      indices.set(runIndices.subarray(start, ends[i]!), row);
+      values.set(runValues.subarray(start, ends[i]!), row);
+      // Reused arrays hold the last run's entries where this one pads.
+      if (scratch !== undefined) {
+        indices.fill(0, end, row + width);
+        values.fill(0, end, row + width);
+      }
     }
     return { indices, values, width };
   };
@@ -86,9 +118,13 @@ export function createThreatVectorPacking({ out, fill, bodyCount, cutter }: Thre
     let slab = new ArrayBuffer(0);
     let used = 0;
     const done = new Map<ThreatWindow, ThreatTwinVector>();
+    const bodies = new Map<string, ThreatTwinVector>();
     const vectors = all.map((w, k): ThreatSparseVector => {
       const twinOf = cutter.twinOf(w);
-      const found = fill(w, undefined, twinOf === undefined ? undefined : done.get(twinOf));
+      const twin = twinOf === undefined ? undefined : done.get(twinOf);
+      const key = twin === undefined ? bodyKey(w) : undefined;
+      const same = key === undefined ? undefined : bodies.get(key);
+      const found = fill(w, undefined, twin ?? same);
       const count = out.count;
       const bytes = 8 * count;
       let indices: Int32Array;
@@ -109,6 +145,7 @@ export function createThreatVectorPacking({ out, fill, bodyCount, cutter }: Thre
         values.set(out.values.subarray(0, count));
       }
       if (cutter.hasTwin(w)) done.set(w, { indices, values, body: bodyCount(w, found), found });
+      if (key !== undefined && same === undefined) bodies.set(key, { indices, values, body: bodyCount(w, found) });
       for (const family of found) rules[THREAT_SIGNAL_FAMILIES.indexOf(family)] = 1;
       return { indices, values };
     });

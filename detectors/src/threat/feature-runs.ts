@@ -13,7 +13,10 @@ export interface ThreatRunsSummary {
   windows: number;
 }
 
-/** One run: its packed vectors, how many windows they hold, and the prompt's rule inputs. */
+/**
+ * One run: its packed vectors, how many windows they hold, and the prompt's rule inputs. The packed
+ * arrays are reused by the next run: they are valid until the visitor's promise settles.
+ */
 export type ThreatRunVisitor = (packed: ThreatPackedVectors, windows: number, rules: Float32Array) => Promise<void> | void;
 
 export async function forEachThreatRun(
@@ -33,10 +36,16 @@ export async function forEachThreatRun(
     }
     return families;
   });
-  for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
-    beforeRun();
-    const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
-    await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end)), end - start, rules);
+  // One pair of arrays for every run of this prompt, its own until it is given back (concurrent prompts never share one).
+  const scratch = extractor.borrowScratch();
+  try {
+    for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
+      beforeRun();
+      const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
+      await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end), scratch), end - start, rules);
+    }
+  } finally {
+    extractor.returnScratch(scratch);
   }
   return { signals: THREAT_SIGNAL_FAMILIES.filter((f) => seen.has(f)), windows: windows.length };
 }

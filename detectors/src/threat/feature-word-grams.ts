@@ -36,7 +36,7 @@ export function createThreatWordGrams(
   config: ThreatFeatureConfig,
   seeds: ThreatWordSeeds,
   lexicon: ThreatConceptLexicon,
-  countBucket: (bucket: number) => void,
+  countBuckets: (buckets: Int32Array, length: number) => void,
 ): ThreatWordGrams {
   const mask = 2 ** config.dimensionsLog2 - 1;
   const charTable = THREAT_CHAR_TABLE;
@@ -47,7 +47,13 @@ export function createThreatWordGrams(
   // flushed. A window has fewer words than characters.
   let positioned = new Int32Array(config.windowChars);
   let positionedCount = 0;
+  // The word uni- and bigram buckets of the window in the order they are counted (two per word at most),
+  // counted in one call; concept n-grams the same way (conceptNgramMax per concept at most).
+  let wordBuckets = new Int32Array(2 * config.windowChars);
+  let conceptBuckets = new Int32Array(config.windowChars * Math.max(1, config.conceptNgramMax));
 
+  // Tables and counters are read into locals first: a closure's variables are loaded again on every
+  // iteration of the loops below.
   const countWords = (codes: Uint16Array, text: string, offset: number): void => {
     // Not `number | undefined`: a hash above 2^30 in a variable that may hold undefined is boxed, an
     // allocation per word.
@@ -56,23 +62,34 @@ export function createThreatWordGrams(
     let position = 0;
     let sentenceStart = offset === 0;
     conceptSeq.length = 0;
-    positionedCount = 0;
-    if (positioned.length < text.length) positioned = new Int32Array(text.length);
     const length = text.length;
+    if (positioned.length < length) positioned = new Int32Array(length);
+    if (wordBuckets.length < 2 * length) wordBuckets = new Int32Array(2 * length);
+    const places = positioned;
+    const out = wordBuckets;
+    const table = charTable;
+    const bits = mask;
+    const headChars = config.headChars;
+    const withPositions = config.positionWeight > 0;
+    const withBigrams = config.wordNgramMax >= 2;
+    const wordStart = THREAT_FNV_OFFSET ^ seedWord;
+    const prime = THREAT_FNV_PRIME;
+    let placed = 0;
+    let m = 0;
     // The words of /[\p{L}\p{N}]+/u, found with the character table (char-classes.ts) instead of
     // matchAll, whose match arrays were a fifth of the worker's allocations.
     let i = 0;
     while (i < length) {
       const start = i;
       // The word's hash (threatHashString over its code units) is computed as it is scanned.
-      let h = THREAT_FNV_OFFSET ^ seedWord;
+      let h = wordStart;
       while (i < length) {
         const c = codes[i + 1]!;
         // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts).
-        const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (charTable[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
+        const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (table[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
         if (width === 0) break;
-        h = Math.imul(h ^ c, THREAT_FNV_PRIME);
-        if (width === 2) h = Math.imul(h ^ codes[i + 2]!, THREAT_FNV_PRIME);
+        h = Math.imul(h ^ c, prime);
+        if (width === 2) h = Math.imul(h ^ codes[i + 2]!, prime);
         i += width;
       }
       if (i === start) {
@@ -82,13 +99,13 @@ export function createThreatWordGrams(
         i++;
         continue;
       }
-      if (config.positionWeight > 0) {
-        const tag = (offset + start < config.headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
-        positioned[positionedCount++] = threatFmix32(threatHashPair(h, tag, seedPosition)) & mask;
+      if (withPositions) {
+        const tag = (offset + start < headChars ? 0 : 2) + (sentenceStart ? 1 : 0);
+        places[placed++] = threatFmix32(threatHashPair(h, tag, seedPosition)) & bits;
       }
       sentenceStart = false;
-      countBucket(threatFmix32(h) & mask);
-      if (config.wordNgramMax >= 2 && !first) countBucket(threatFmix32(threatHashPair(previous, h, seedBigram)) & mask);
+      out[m++] = threatFmix32(h) & bits;
+      if (withBigrams && !first) out[m++] = threatFmix32(threatHashPair(previous, h, seedBigram)) & bits;
       previous = h;
       first = false;
       // The word is cut out only when the lexicon has a word or prefix that starts like it.
@@ -98,24 +115,30 @@ export function createThreatWordGrams(
       }
       position++;
     }
+    positionedCount = placed;
+    countBuckets(out, m);
   };
 
-  const countPositions = (): void => {
-    for (let i = 0; i < positionedCount; i++) countBucket(positioned[i]!);
-  };
+  const countPositions = (): void => countBuckets(positioned, positionedCount);
 
   // Each step may skip at most 3 non-concept words.
   const countConcepts = (): void => {
     const max = config.conceptNgramMax;
-    for (let i = 0; i < conceptSeq.length; i += 2) {
-      let h = threatFmix32(seedConcept ^ (conceptSeq[i]! + 1));
-      countBucket(h & mask);
-      for (let n = 2, j = i + 2; n <= max && j < conceptSeq.length; n++, j += 2) {
-        if (conceptSeq[j + 1]! - conceptSeq[j - 1]! > 4) break;
-        h = threatFmix32(Math.imul(h ^ (conceptSeq[j]! + 1), THREAT_FNV_PRIME) ^ n);
-        countBucket(h & mask);
+    const sequence = conceptSeq;
+    const room = (sequence.length / 2) * Math.max(1, max);
+    if (conceptBuckets.length < room) conceptBuckets = new Int32Array(room);
+    const out = conceptBuckets;
+    let m = 0;
+    for (let i = 0; i < sequence.length; i += 2) {
+      let h = threatFmix32(seedConcept ^ (sequence[i]! + 1));
+      out[m++] = h & mask;
+      for (let n = 2, j = i + 2; n <= max && j < sequence.length; n++, j += 2) {
+        if (sequence[j + 1]! - sequence[j - 1]! > 4) break;
+        h = threatFmix32(Math.imul(h ^ (sequence[j]! + 1), THREAT_FNV_PRIME) ^ n);
+        out[m++] = h & mask;
       }
     }
+    countBuckets(out, m);
   };
 
   return { countWords, countPositions, countConcepts };

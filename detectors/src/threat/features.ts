@@ -99,11 +99,21 @@ export interface ThreatFeatureExtractor {
   /**
    * The vectors of `windows` as the model takes them: [windows × width] indices and values, each window
    * padded with index 0 and value 0 to the longest (at least 1); what packThreatWindows (detector.ts)
-   * makes of their vector()s, without an array pair per window. `signals[i]` are window i's.
+   * makes of their vector()s, without an array pair per window. `signals[i]` are window i's. With
+   * `scratch`, the result is written into its arrays (grown when too short) and views of them are
+   * returned, valid until the scratch is used again: a long prompt's runs reuse one pair of arrays.
    */
-  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[]): ThreatPackedVectors;
+  packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
+  /**
+   * A scratch for packedVectors() that no one else holds until it is given back: a few are kept for
+   * reuse, so the runs of one prompt after another, and of concurrent prompts, write into arrays
+   * already paged in (a fresh array pair per prompt cost a tenth of a 2 KB prompt's features).
+   */
+  borrowScratch(): ThreatPackedScratch;
+  /** Gives a scratch of borrowScratch() back; its arrays must not be read after this. */
+  returnScratch(scratch: ThreatPackedScratch): void;
 }
 
 export interface ThreatPackedVectors {
@@ -112,11 +122,20 @@ export interface ThreatPackedVectors {
   width: number;
 }
 
+/** Arrays packedVectors() may write into instead of allocating (see there); replaced when they grow. */
+export interface ThreatPackedScratch {
+  indices: Int32Array;
+  values: Float32Array;
+}
+
 export interface ThreatFeatureExtractorOptions {
   signals?: readonly ThreatSignal[];
   concepts?: readonly ThreatConcept[];
   base64?: ThreatBase64Options;
 }
+
+/** Scratches an extractor keeps for reuse (see borrowScratch). */
+const MAX_SPARE_SCRATCHES = 4;
 
 /**
  * Builds an extractor from its parts: the window cutter (feature-windows.ts), the accumulator the
@@ -132,13 +151,13 @@ export function createThreatFeatureExtractor(
   const signals = options.signals ?? THREAT_SIGNALS;
   const seed = (group: number): number => threatFmix32(config.hashSeed ^ group);
   const accumulator = createThreatFeatureAccumulator(config, signals.length);
-  const { out, count, flush } = accumulator;
-  const chars = createThreatCharGrams(config, seed(0x01), count);
+  const { out, countAll, flush } = accumulator;
+  const chars = createThreatCharGrams(config, seed(0x01), countAll);
   const words = createThreatWordGrams(
     config,
     { word: seed(0x02), bigram: seed(0x03), concept: seed(0x05), position: seed(0x06) },
     createThreatConceptLexicon(options.concepts ?? THREAT_CONCEPTS),
-    count,
+    countAll,
   );
   const seedSignal = seed(0x04);
   const cutter = createThreatWindowCutter(config, createThreatViewBuilder(options.base64 ?? THREAT_BASE64_DEFAULTS), threatSignalAnchors(signals));
@@ -157,8 +176,8 @@ export function createThreatFeatureExtractor(
   const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals, cutter.maskOf(window));
 
   // The window's vector into out; returns its signals. With `twin` (the vector of a window with the
-  // same text and offset, and that window's signals) only the signal entries are computed: every other
-  // group depends on the text and offset alone.
+  // same body: see bodyKey) only the signal entries are computed, from the twin's signals when it
+  // carries them, else from the window's.
   const fill = (window: ThreatWindow, known?: readonly ThreatSignalFamily[], twin?: ThreatTwinVector): readonly ThreatSignalFamily[] => {
     out.count = 0;
     let found: readonly ThreatSignalFamily[];
@@ -167,7 +186,7 @@ export function createThreatFeatureExtractor(
       out.indices.set(twin.indices.subarray(0, twin.body));
       out.values.set(twin.values.subarray(0, twin.body));
       out.count = twin.body;
-      found = twin.found;
+      found = twin.found ?? known ?? signalsOf(window);
     } else {
       chars.load(window.text);
       chars.count(window.text.length);
@@ -190,6 +209,14 @@ export function createThreatFeatureExtractor(
     }
     return found;
   };
+  // Every group but the signals depends on the window's text and, through the position group, on its
+  // offset only where the offset is 0 (a sentence opens there) or within the head: past both, windows
+  // with the same text have the same body. Repetitive text (a table, a log, a run of one pattern) has
+  // few distinct windows, and each run computes each of them once.
+  const bodyKey = (window: ThreatWindow): string | undefined => {
+    const offset = window.offset ?? 0;
+    return offset > 0 && offset >= config.headChars ? window.text : undefined;
+  };
   const bodyCount = (window: ThreatWindow, found: readonly ThreatSignalFamily[]): number =>
     config.signalWeight > 0 ? out.count - found.length - window.promptSignals.length : out.count;
 
@@ -197,10 +224,19 @@ export function createThreatFeatureExtractor(
     const found = fill(window, known);
     return { indices: out.indices.slice(0, out.count), values: out.values.slice(0, out.count), signals: found as ThreatSignalFamily[] };
   };
-  const { packedVectors, extract } = createThreatVectorPacking({ out, fill, bodyCount, cutter });
+  const { packedVectors, extract } = createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutter });
+
+  // Scratches given back, at most as many as prompts are usually in flight at once on one extractor.
+  const spareScratches: ThreatPackedScratch[] = [];
+  const borrowScratch = (): ThreatPackedScratch => spareScratches.pop() ?? { indices: new Int32Array(0), values: new Float32Array(0) };
+  const returnScratch = (scratch: ThreatPackedScratch): void => {
+    if (spareScratches.length < MAX_SPARE_SCRATCHES) spareScratches.push(scratch);
+  };
 
   return {
     config,
+    borrowScratch,
+    returnScratch,
     windows: cutter.windows,
     signals: signalsOf,
     vector,

@@ -114,43 +114,39 @@ export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number):
 }
 
 /**
- * A character outside the set that NFKC leaves alone in any text made only of them: code points of
+ * 1 for each code unit of the set that NFKC leaves alone in any text made only of them: code points of
  * the Latin, Cyrillic and punctuation blocks that are their own NFKC and are no combining mark (none
- * of them composes with the character before it). Built once from normalize() itself.
+ * of them composes with the character before it); 0 for every other code unit, surrogates included.
+ * Built once from normalize() itself; a table read per code unit instead of a regex of the set's
+ * ranges, which cost a sixth of a 2 KB prompt's views.
  */
-const NFKC_MAY_CHANGE = ((): RegExp => {
+const NFKC_STABLE = ((): Uint8Array => {
   const ranges: Array<[number, number]> = [
     [0x00, 0x24f],
     [0x400, 0x52f],
     [0x2000, 0x206f],
     [0x20a0, 0x20bf],
   ];
-  const stable: number[] = [];
+  const stable = new Uint8Array(0x10000);
   for (const [from, to] of ranges) {
     for (let c = from; c <= to; c++) {
       const ch = String.fromCharCode(c);
-      if (ch.normalize('NFKC') === ch && !/\p{M}/u.test(ch)) stable.push(c);
+      if (ch.normalize('NFKC') === ch && !/\p{M}/u.test(ch)) stable[c] = 1;
     }
   }
-  const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
-  let set = '';
-  for (let i = 0; i < stable.length; ) {
-    let j = i;
-    while (j + 1 < stable.length && stable[j + 1] === stable[j]! + 1) j++;
-    set += i === j ? hex(stable[i]!) : `${hex(stable[i]!)}-${hex(stable[j]!)}`;
-    i = j + 1;
-  }
-  return new RegExp(`[^${set}]`);
+  return stable;
 })();
 
 /** Whether NFKC may change `text`: false only for text made of characters NFKC leaves alone wherever they stand. */
 export function threatNfkcMayChange(text: string): boolean {
-  return NFKC_MAY_CHANGE.test(text);
+  const stable = NFKC_STABLE;
+  for (let i = 0; i < text.length; i++) if (stable[text.charCodeAt(i)] === 0) return true;
+  return false;
 }
 
 /** text.normalize('NFKC'), without ICU's pass (and its copy of the text) when no character can change. */
 function threatNfkc(text: string): string {
-  return NFKC_MAY_CHANGE.test(text) ? text.normalize('NFKC') : text;
+  return threatNfkcMayChange(text) ? text.normalize('NFKC') : text;
 }
 
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
