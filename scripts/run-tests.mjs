@@ -10,8 +10,8 @@
 // sorts the files by name. Timeouts work as under tap's runner: 120 s per file unless the file sets
 // its own with t.setTimeout, which the child reports over the IPC channel.
 // Usage: node scripts/run-tests.mjs [path-filter ...]
-import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
@@ -193,6 +193,27 @@ function report(run) {
   for (const a of asserts) if (a.skip || a.todo) console.log(`     skipped: ok ${a.id} - ${a.name} # ${a.skip ? 'SKIP' : 'TODO'} ${typeof (a.skip || a.todo) === 'string' ? a.skip || a.todo : ''}`.trimEnd());
 }
 
+// The Admin UI's component tests run in Vitest (jsdom), not tap; their counts join the closing line.
+// It starts with the tap files (its workers fill the gaps they leave) and is reported after them.
+async function runVitest() {
+  if (filters.length > 0 && !filters.some((f) => 'ui/web'.includes(f) || f.startsWith('ui/web'))) return { passed: 0, failed: 0, lines: [] };
+  const report = join('.tap', 'vitest.json');
+  rmSync(report, { force: true });
+  const vitest = spawn(join('node_modules', '.bin', 'vitest'), ['run', '--root', 'ui/web', '--reporter=json', `--outputFile=${join(process.cwd(), report)}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } });
+  const status = await new Promise((resolve) => vitest.on('close', resolve));
+  try {
+    const result = JSON.parse(readFileSync(report, 'utf8'));
+    const failedRun = status !== 0 && result.numFailedTests === 0 ? 1 : 0;
+    const counts = { passed: result.numPassedTests, failed: result.numFailedTests + failedRun };
+    const lines = [`${counts.failed ? 'FAIL' : 'ok  '} ui/web (vitest) (${counts.passed} passed${counts.failed ? `, ${counts.failed} failed` : ''})`];
+    for (const file of result.testResults) for (const a of file.assertionResults) if (a.status === 'failed') lines.push(`    not ok ${a.fullName}\n${(a.failureMessages ?? []).join('\n').slice(0, 2000)}`);
+    return { ...counts, lines };
+  } catch {
+    return { passed: 0, failed: 1, lines: ['FAIL ui/web (vitest): no report'] };
+  }
+}
+
+const vitestRun = runVitest();
 const runStarted = performance.now();
 const queue = [...ordered];
 let nextChildId = 0;
@@ -202,24 +223,8 @@ async function lane(jobId) {
 await Promise.all(Array.from({ length: Math.min(jobs, ordered.length) }, (_, jobId) => lane(jobId)));
 log.end(`1..${fileNumber}\n# time=${(performance.now() - runStarted).toFixed(3)}ms\n`);
 
-// The Admin UI's component tests run in Vitest (jsdom), not tap; their counts join the closing line.
-function runVitest() {
-  if (filters.length > 0 && !filters.some((f) => 'ui/web'.includes(f) || f.startsWith('ui/web'))) return { passed: 0, failed: 0 };
-  const report = join('.tap', 'vitest.json');
-  const run = spawnSync(join('node_modules', '.bin', 'vitest'), ['run', '--root', 'ui/web', '--reporter=json', `--outputFile=${join(process.cwd(), report)}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } });
-  try {
-    const result = JSON.parse(readFileSync(report, 'utf8'));
-    const counts = { passed: result.numPassedTests, failed: result.numFailedTests + (run.status !== 0 && result.numFailedTests === 0 ? 1 : 0) };
-    console.log(`${counts.failed ? 'FAIL' : 'ok  '} ui/web (vitest) (${counts.passed} passed${counts.failed ? `, ${counts.failed} failed` : ''})`);
-    for (const file of result.testResults) for (const a of file.assertionResults) if (a.status === 'failed') console.log(`    not ok ${a.fullName}\n${(a.failureMessages ?? []).join('\n').slice(0, 2000)}`);
-    return counts;
-  } catch {
-    console.log('FAIL ui/web (vitest): no report');
-    return { passed: 0, failed: 1 };
-  }
-}
-
-const vitest = runVitest();
+const vitest = await vitestRun;
+for (const line of vitest.lines) console.log(line);
 passed += vitest.passed;
 failed += vitest.failed;
 console.log('');
