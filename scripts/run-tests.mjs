@@ -98,6 +98,15 @@ const childEnv = {
   ...(browserSkipReason ? { PALISADE_BROWSER_SKIP_REASON: browserSkipReason } : {}),
 };
 
+// The test processes still running, ended with the run when it is interrupted.
+const running = new Set();
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) child.kill('SIGKILL');
+    process.exit(1);
+  });
+}
+
 /** Runs one test file in its own process; resolves with its TAP output, parsed, and how it ended. */
 function runFile(file, childId, jobId) {
   return new Promise((resolve) => {
@@ -107,6 +116,7 @@ function runFile(file, childId, jobId) {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
       env: { ...childEnv, TAP_CHILD_ID: String(childId), TAP_CHILD_KEY: key, TAP_JOB_ID: String(jobId) },
     });
+    running.add(child);
     const parser = new Parser();
     const asserts = [];
     parser.on('assert', (result) => asserts.push(result));
@@ -140,6 +150,7 @@ function runFile(file, childId, jobId) {
       parser.write(chunk);
     });
     child.on('close', async (code, signal) => {
+      running.delete(child);
       clearTimeout(timer);
       clearTimeout(killTimer);
       parser.end();
@@ -200,7 +211,9 @@ async function runVitest() {
   const report = join('.tap', 'vitest.json');
   rmSync(report, { force: true });
   const vitest = spawn(join('node_modules', '.bin', 'vitest'), ['run', '--root', 'ui/web', '--reporter=json', `--outputFile=${join(process.cwd(), report)}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, FORCE_COLOR: '0' } });
+  running.add(vitest);
   const status = await new Promise((resolve) => vitest.on('close', resolve));
+  running.delete(vitest);
   try {
     const result = JSON.parse(readFileSync(report, 'utf8'));
     const failedRun = status !== 0 && result.numFailedTests === 0 ? 1 : 0;
