@@ -234,7 +234,7 @@ async function lane(jobId) {
   while (queue.length > 0) report(await runFile(queue.shift(), ++nextChildId, jobId));
 }
 await Promise.all(Array.from({ length: Math.min(jobs, ordered.length) }, (_, jobId) => lane(jobId)));
-log.end(`1..${fileNumber}\n# time=${(performance.now() - runStarted).toFixed(3)}ms\n`);
+await new Promise((resolve) => log.end(`1..${fileNumber}\n# time=${(performance.now() - runStarted).toFixed(3)}ms\n`, resolve));
 
 const vitest = await vitestRun;
 for (const line of vitest.lines) console.log(line);
