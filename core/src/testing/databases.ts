@@ -36,11 +36,14 @@ async function postgresReachable(url: string): Promise<string | undefined> {
 // tmpfs where the machine has one: PGlite's files there are as quick as its in-memory store.
 const PGLITE_COPIES_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
-/** Names what a cluster made by this PGlite with these migrations holds, so a change makes a new one. */
+/**
+ * Names what a cluster made by this PGlite, opened by this code, with these migrations holds, so that a
+ * change to any of them makes a new one.
+ */
 function pgliteTemplateKey(migrated: boolean): string {
   const pgliteEntry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const { version } = JSON.parse(readFileSync(join(dirname(pgliteEntry), '..', 'package.json'), 'utf8')) as { version: string };
-  const hash = createHash('sha256').update(version);
+  const hash = createHash('sha256').update(version).update(readFileSync(new URL('../store/pglite.js', import.meta.url)));
   if (migrated) for (const m of MIGRATIONS) hash.update(`${m.version}\0${m.sql}\0`);
   return hash.digest('hex').slice(0, 16);
 }
