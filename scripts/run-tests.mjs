@@ -79,11 +79,11 @@ function previousDurations() {
   return durations;
 }
 
-// Longest first: known times first (descending), then files never timed, the end-to-end and browser
-// ones (which start servers or a browser) ahead of the others.
+// Longest first by the last run's times. A file it did not time (all of them on a fresh clone, as in
+// CI) goes first when it is an end-to-end or browser file (they start servers or a browser), else last.
 const durations = previousDurations();
 const likelyLong = (file) => /\.(e2e|browser)\.test\.js$/.test(file);
-const rank = (file) => durations.get(file) ?? (likelyLong(file) ? -1 : -2);
+const rank = (file) => durations.get(file) ?? (likelyLong(file) ? Number.MAX_SAFE_INTEGER : -1);
 const ordered = [...files].sort((x, y) => rank(y) - rank(x));
 
 const log = createWriteStream(LOG_PATH);
