@@ -16,12 +16,15 @@ export const THREAT_CORPUS = { synth: { seed: 20251125, pairs: 4000 }, capPerGro
  * Indirect-injection documents (BIPIA, AgentDojo) weigh half: thousands of near-identical documents
  * would otherwise teach that any instruction-like sentence is an attack (dataset README, caveats);
  * their matched clean twins weigh the same, so what they teach is the inserted instruction.
+ * Benign rows with trigger words weigh four times as much and the head trains 6 epochs instead of 4:
+ * on held-out source folds that raised TPR at 1-2 % FPR in English and Russian and cut the false
+ * alarms on held-out benign texts with trigger words (README, "Development figures").
  */
 export const THREAT_RECIPE: ThreatRecipeOptions = {
   train: {
     kind: 'linear',
     hidden: 1,
-    epochs: 4,
+    epochs: 6,
     batchSize: 32,
     learningRate: 0.01,
     weightDecay: 0.01,
@@ -30,6 +33,7 @@ export const THREAT_RECIPE: ThreatRecipeOptions = {
   },
   balance: 'class+source',
   groupWeights: { 'bipia:': 0.5, 'table-32:': 0.5 },
+  hardNegativeWeight: 4,
   calibrationFolds: 3,
   calibrationRules: true,
   calibrationL2: 1,
@@ -37,7 +41,13 @@ export const THREAT_RECIPE: ThreatRecipeOptions = {
 
 /** threat-v1's recipe and features, re-run by eval:threat on the same folds for comparison. */
 export const THREAT_V1_FEATURES: ThreatFeatureConfig = { ...DEFAULT_THREAT_FEATURE_CONFIG, positionWeight: 0 };
-export const THREAT_V1_RECIPE: ThreatRecipeOptions = { ...THREAT_RECIPE, balance: 'class', groupWeights: {} };
+export const THREAT_V1_RECIPE: ThreatRecipeOptions = {
+  ...THREAT_RECIPE,
+  train: { ...THREAT_RECIPE.train, epochs: 4 },
+  balance: 'class',
+  groupWeights: {},
+  hardNegativeWeight: 1,
+};
 
 /** Folds of the held-out-by-source evaluation (eval:threat). */
 export const THREAT_EVAL_FOLDS = 5;

@@ -9,6 +9,7 @@ import { threatPromptLogit, type ThreatHeadWeights } from '../head.js';
 import { applyThreatCalibration, fitThreatCalibration, type ThreatCalibration } from '../calibration.js';
 import { threatSourceGroup, type ThreatTrainingRow } from './dataset.js';
 import { createThreatRandom } from './prng.js';
+import { threatHasTriggerWord } from '../eval/trigger-words.js';
 import { trainThreatHead, type ThreatExample, type ThreatTrainLog, type ThreatTrainOptions } from './trainer.js';
 
 export interface ThreatFeaturizedRow {
@@ -32,12 +33,23 @@ export function threatGroupWeight(weights: ThreatGroupWeights, group: string): n
   return best === '' ? 1 : weights[best]!;
 }
 
+/** How rows weigh beyond the class balance (absent fields: as before these options existed). */
+export interface ThreatRowWeighting {
+  /** Loss multipliers by source group (absent: 1). */
+  groupWeights?: ThreatGroupWeights;
+  /** Loss multiplier of benign rows that hold a trigger word (`eval/trigger-words.ts`). */
+  hardNegativeWeight?: number;
+  /** With `class+source`, a source group weighs as its size to this power (0.5: square root). */
+  sourcePower?: number;
+}
+
 /**
  * Loss weights: each language's two classes weigh the same in total; with `class+source`, within a
  * class every source group weighs as the square root of its size (big sources dominate less, a
  * held-out source looks more like one of many). A row's weight is shared by its windows.
  */
-export function threatExamples(rows: readonly ThreatFeaturizedRow[], balance: ThreatBalance, groupWeights: ThreatGroupWeights = {}): ThreatExample[] {
+export function threatExamples(rows: readonly ThreatFeaturizedRow[], balance: ThreatBalance, weighting: ThreatRowWeighting = {}): ThreatExample[] {
+  const { groupWeights = {}, hardNegativeWeight = 1, sourcePower = 0.5 } = weighting;
   // English and Russian are balanced on their own; the other languages share one balance, since a
   // language with a few dozen positives would otherwise give each of them hundreds of times the weight.
   const langOf = (r: ThreatFeaturizedRow) => (r.row.lang === 'en' || r.row.lang === 'ru' ? r.row.lang : 'xx');
@@ -55,14 +67,15 @@ export function threatExamples(rows: readonly ThreatFeaturizedRow[], balance: Th
   if (balance === 'class+source') {
     for (const c of cellCount.keys()) {
       const groups = [...groupCount.entries()].filter(([k]) => k.startsWith(`${c}|`));
-      const total = groups.reduce((s, [, n]) => s + Math.sqrt(n), 0);
-      for (const [k, n] of groups) sourceFactor.set(k, ((cellCount.get(c)! / total) * Math.sqrt(n)) / n);
+      const total = groups.reduce((s, [, n]) => s + n ** sourcePower, 0);
+      for (const [k, n] of groups) sourceFactor.set(k, ((cellCount.get(c)! / total) * n ** sourcePower) / n);
     }
   }
   const out: ThreatExample[] = [];
   for (const r of rows) {
     const classWeight = langCount.get(langOf(r))! / (2 * cellCount.get(cell(r))!);
-    const weight = classWeight * (sourceFactor.get(`${cell(r)}|${r.group}`) ?? 1) * threatGroupWeight(groupWeights, r.group);
+    const hard = hardNegativeWeight !== 1 && r.row.label === 0 && threatHasTriggerWord(r.row.text) ? hardNegativeWeight : 1;
+    const weight = classWeight * (sourceFactor.get(`${cell(r)}|${r.group}`) ?? 1) * threatGroupWeight(groupWeights, r.group) * hard;
     const windows = r.features.windows;
     for (const vector of windows) out.push({ vector, label: r.row.label, weight: weight / windows.length });
   }
@@ -94,11 +107,9 @@ export function threatGroupFolds(rows: readonly ThreatFeaturizedRow[], k: number
   return fold;
 }
 
-export interface ThreatRecipeOptions {
+export interface ThreatRecipeOptions extends ThreatRowWeighting {
   train: Omit<ThreatTrainOptions, 'dimensions'>;
   balance: ThreatBalance;
-  /** Loss multipliers by source group (absent: 1). */
-  groupWeights?: ThreatGroupWeights;
   /** Folds of the cross-fitted calibration. */
   calibrationFolds: number;
   /** Whether the calibration takes the signal families as rule inputs (false: plain Platt). */
@@ -127,7 +138,7 @@ export function trainThreatModel(
     const inFold = rows.map((r) => folds.get(r.group) === f);
     const training = rows.filter((_, i) => !inFold[i]);
     log?.(`calibration fold ${f + 1}/${options.calibrationFolds}: ${training.length} training rows, ${rows.length - training.length} held out`);
-    const head = trainThreatHead(threatExamples(training, options.balance, options.groupWeights), trainOptions);
+    const head = trainThreatHead(threatExamples(training, options.balance, options), trainOptions);
     rows.forEach((r, i) => {
       if (inFold[i]) logits[i] = threatPromptLogit(head, r.features.windows);
     });
@@ -136,7 +147,7 @@ export function trainThreatModel(
   const calibration = fitThreatCalibration(logits, rules, rows.map((r) => r.row.label), { l2: options.calibrationL2 });
   log?.(`calibration on ${rows.length} out-of-fold logits: a=${calibration.a.toFixed(4)} b=${calibration.b.toFixed(4)} rules=[${calibration.ruleWeights.map((w) => w.toFixed(2)).join(', ')}]`);
   log?.(`final head on all ${rows.length} rows`);
-  const head = trainThreatHead(threatExamples(rows, options.balance, options.groupWeights), trainOptions, log);
+  const head = trainThreatHead(threatExamples(rows, options.balance, options), trainOptions, log);
   return {
     head,
     calibration,
