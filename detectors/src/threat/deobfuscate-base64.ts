@@ -38,10 +38,19 @@ export function decodeThreatBase64Blocks(text: string, options: ThreatBase64Opti
   let i = 0;
   while (out.length < options.maxBlocks) {
     while (i < length && !isBase64(text.charCodeAt(i))) i++;
-    if (i === length) break;
+    if (i + BASE64_MIN_BLOCK > length) break;
     const start = i;
+    // A run reaches 20 only if the 20th character from its start ends a stretch of base64 characters
+    // back to it: read backwards from there, ordinary words end the test at their first space, and the
+    // scan goes on after it, so most characters of prose are never read.
+    let back = start + BASE64_MIN_BLOCK - 1;
+    while (back > start && isBase64(text.charCodeAt(back))) back--;
+    if (back > start) {
+      i = back + 1;
+      continue;
+    }
+    i = start + BASE64_MIN_BLOCK;
     while (i < length && isBase64(text.charCodeAt(i))) i++;
-    if (i - start < BASE64_MIN_BLOCK) continue;
     const end = i;
     while (i < text.length && i - end < 2 && text.charCodeAt(i) === 0x3d) i++;
     if (i - start > options.maxBlockChars) continue;

@@ -17,6 +17,19 @@ const isLeetCode = (c: number): boolean => leetLetter(c) !== 0;
 const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
 const LEET_TOKEN_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
 
+// What the token scan asks of a BMP code unit, in one read: a leet character, another character of a
+// token (a letter or number), or neither (a surrogate is neither: its pair is asked by the regex).
+const TOKEN_LEET = 1;
+const TOKEN_OTHER = 2;
+const TOKEN_CLASS = ((): Uint8Array => {
+  const table = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) {
+    if (isLeetCode(c)) table[c] = TOKEN_LEET;
+    else if (!isThreatSurrogate(c) && (THREAT_CHAR_TABLE[c]! & LEET_TOKEN_FLAGS) !== 0) table[c] = TOKEN_OTHER;
+  }
+  return table;
+})();
+
 // leetCounts packs its four counts into one number, six bits each: it counts tokens of at most 32 code units.
 const LETTERS = 0;
 const FLANKED = 6; // leet characters with a letter on both sides ("h3llo")
@@ -66,18 +79,20 @@ function leetCounts(codes: Uint16Array, length: number, start: number, end: numb
  * returns true and returns whether one did.
  */
 function someLeetToken(codes: Uint16Array, length: number, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
+  const classes = TOKEN_CLASS;
   let i = 0;
   while (i < length) {
     const start = i;
     let leet = false;
     while (i < length) {
       const c = codes[i]!;
+      const kind = classes[c]!;
       let width: number;
-      if (isLeetCode(c)) {
+      if (kind === TOKEN_LEET) {
         leet = true;
         width = 1;
-      } else if (!isThreatSurrogate(c)) width = (THREAT_CHAR_TABLE[c]! & LEET_TOKEN_FLAGS) !== 0 ? 1 : 0;
-      else width = threatCodesCharWidth(codes, length, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR);
+      } else if (kind === TOKEN_OTHER) width = 1;
+      else width = isThreatSurrogate(c) ? threatCodesCharWidth(codes, length, i, LEET_TOKEN_FLAGS, LEET_TOKEN_CHAR) : 0;
       if (width === 0) break;
       i += width;
     }
@@ -109,8 +124,9 @@ export function undoThreatLeetspeakCodes(codes: Uint16Array, length: number): nu
   // tokens of at most 16 code units, the mapping at most 16 code points, as the regexes they replaced
   // did. A leetspeak token has two letters and a leet character, a mapped one a letter and a leet
   // character, so shorter tokens are not counted.
+  const classes = TOKEN_CLASS;
   let leet = false;
-  for (let i = 0; i < length && !leet; i++) leet = isLeetCode(codes[i]!);
+  for (let i = 0; i < length && !leet; i++) leet = classes[codes[i]!] === TOKEN_LEET;
   if (!leet) return 0;
   const isLeetspeak = (start: number, end: number): boolean => {
     const c = leetCounts(codes, length, start, end);

@@ -47,6 +47,8 @@ export function joinThreatSpacedLetterCodes(codes: Uint16Array, length: number):
   let count = 0;
   let p = 0;
   while (p < length) {
+    p = nextSpacedRunStart(codes, length, p);
+    if (p >= length) break;
     const first = letterAt(p);
     if (first === 0 || wordCharBefore(p)) {
       p += first > 0 ? first : 1;
@@ -90,6 +92,26 @@ export function joinThreatSpacedLetterCodes(codes: Uint16Array, length: number):
   if (written < 0) return { length, count: 0 };
   for (let j = copied; j < length; j++) codes[written++] = codes[j]!;
   return { length: written, count };
+}
+
+/**
+ * The first position at or after `from` where a SPACED_RUN may start, `length` when there is none; every
+ * position skipped is one where the scan above would find no run. A run starts with a letter of one or
+ * two code units, its separator, a letter of one or two and the same separator again (three letters at
+ * least), so it needs a separator s at some j with s at j + 2, or at j + 3 after a high surrogate; it
+ * starts at j - 1, or at j - 2 after a low surrogate. Ordinary prose has a few such places per
+ * sentence, where the scan above tested two classes at every code unit.
+ */
+function nextSpacedRunStart(codes: Uint16Array, length: number, from: number): number {
+  for (let j = from + 1; j + 2 < length; j++) {
+    const separator = codes[j]!;
+    if (!isSpacedSeparator(separator)) continue;
+    const after = codes[j + 1]!;
+    if (codes[j + 2] !== separator && !(after >= 0xd800 && after < 0xdc00 && j + 3 < length && codes[j + 3] === separator)) continue;
+    const before = codes[j - 1]!;
+    return Math.max(from, before >= 0xdc00 && before <= 0xdfff ? j - 2 : j - 1);
+  }
+  return length;
 }
 
 /**

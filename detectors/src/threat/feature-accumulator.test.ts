@@ -51,3 +51,21 @@ t.test('groups flushed one after another each start from an empty scratch', asyn
   const second = referenceFlush([9, 1], 2).values;
   t.same([...accumulator.out.values.subarray(2, 4)], [...second]);
 });
+
+t.test('buckets of earlier groups count as new in every later group, across the places wrapping past 16 bits', async (t) => {
+  const accumulator = createThreatFeatureAccumulator(DEFAULT_THREAT_FEATURE_CONFIG, 0);
+  // 7,000 distinct buckets a group, 40 groups: 280,000 places, past the 16-bit range several times; each
+  // group shares half its buckets with the one before, in another order.
+  let wrong = 0;
+  for (let g = 0; g < 40; g++) {
+    const buckets = Int32Array.from({ length: 7000 }, (_, i) => ((g * 3500 + (g % 2 === 0 ? i : 6999 - i)) * 7) % 262144);
+    const doubled = Int32Array.from({ length: 2 * buckets.length }, (_, i) => buckets[i >> 1]!);
+    accumulator.out.count = 0;
+    accumulator.countAll(doubled, doubled.length);
+    accumulator.flush(1);
+    const expected = referenceFlush([...doubled], 1);
+    const { out } = accumulator;
+    if (out.count !== expected.indices.length || expected.indices.some((b, i) => out.indices[i] !== b) || expected.values.some((v, i) => out.values[i] !== v)) wrong++;
+  }
+  t.equal(wrong, 0);
+});

@@ -61,14 +61,19 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // Counts per bucket and the buckets touched in this window. A window of W characters makes at most
   // (W + 2) character n-grams per length and fewer than 2W word n-grams, which bounds `touched`.
   const maxGramsPerWindow = (config.windowChars + 2) * (config.charNgramMax - config.charNgramMin + 1) + 2 * config.windowChars + 64;
-  // Per bucket, 1 + its place in `touched` while its group is counted (0: not touched); the counts sit
-  // beside `touched`, in the order the buckets were first seen, so the group's flush reads them in
-  // sequence instead of one random read of a 2^18 table per bucket. 16-bit places when a window cannot
-  // touch 65,535 buckets: half the memory the hot loop scatters into.
+  // Per bucket, slotBase + 1 + its place in `touched` while its group is counted (slotBase or less: not
+  // touched in this group); the counts sit beside `touched`, in the order the buckets were first seen,
+  // so the group's flush reads them in sequence instead of one random read of a 2^18 table per bucket.
+  // 16-bit places when a window cannot touch 65,535 buckets: half the memory the hot loop scatters into.
   const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
   const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
   const touchedCounts = new Int32Array(touched.length);
   let touchedCount = 0;
+  // A flushed group is forgotten by moving slotBase past its places instead of clearing each of its
+  // buckets (a random write per bucket into the table, a third of a flush); the table is cleared in one
+  // sequential fill when the next group's places might not fit above the base.
+  const slotLimit = (slots instanceof Uint16Array ? 0xffff : 0xffffffff) - touched.length;
+  let slotBase = 0;
 
   // Signals add at most one entry per signal and prompt signal (bounded by `signalRoom`).
   const signalRoom = 64 + signalCount;
@@ -132,7 +137,6 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     const values = out.values;
     const base = out.count;
     const buckets = touched;
-    const places = slots;
     for (let k = 0; k < entries; k++) {
       const c = counts[k]!;
       if (c < small) values[base + k] = table[c]!;
@@ -144,7 +148,11 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
       }
       indices[base + k] = buckets[k]!;
     }
-    for (let k = 0; k < entries; k++) places[buckets[k]!] = 0;
+    slotBase += entries;
+    if (slotBase > slotLimit) {
+      slots.fill(0);
+      slotBase = 0;
+    }
     out.count = base + entries;
     touchedCount = 0;
     return true;
@@ -197,15 +205,16 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     const places = slots;
     const seen = touched;
     const counts = touchedCounts;
+    const first = slotBase + 1;
     let entries = touchedCount;
     for (let j = 0; j < length; j++) {
       const bucket = buckets[j]!;
       const slot = places[bucket]!;
-      if (slot === 0) {
+      if (slot < first) {
         seen[entries] = bucket;
         counts[entries] = 1;
-        places[bucket] = ++entries;
-      } else counts[slot - 1]!++;
+        places[bucket] = first + entries++;
+      } else counts[slot - first]!++;
     }
     touchedCount = entries;
   };
