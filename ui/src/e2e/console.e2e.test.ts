@@ -274,6 +274,20 @@ await browserTest(t, 'users: an admin creates, edits, disables and deletes a use
   await user.getByText('Edited').waitFor();
   t.pass('the edit is in the list');
 
+  // Roles are offered as words and stored as the API's names.
+  await user.getByRole('button', { name: 'Edit' }).click();
+  // Mantine's pills box around the input takes the click, as it does a person's.
+  await page.getByRole('dialog').locator('.mantine-MultiSelect-input').click();
+  await page.getByRole('option', { name: 'Operator', exact: true }).click();
+  const edited = (await adminApi<Array<{ id: string; username: string }>>('GET', '/api/v1/users?limit=1000')).find((u) => u.username === 'e2e-user');
+  const hasOperator = async () => (await adminApi<Array<{ name: string }>>('GET', `/api/v1/users/${edited?.id}/roles`)).some((r) => r.name === 'operator');
+  for (let i = 0; i < 50 && !(await hasOperator()); i++) await page.waitForTimeout(200);
+  t.ok(await hasOperator(), 'the role chosen as a word is stored as operator');
+  // The first Escape closes the list of roles, the second the drawer.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+
   // Mantine's switch input is visually hidden: a person clicks its track.
   await user.locator('.mantine-Switch-track').click();
   // The list is read again once the API answered: an unchecked switch means the change is stored.
