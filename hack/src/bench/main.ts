@@ -29,7 +29,7 @@ import { installCleanup, stopAll, type Child } from './processes.js';
 import { buildReport, failed, type ScenarioOutcome } from './report.js';
 import { renderReport } from './report-render.js';
 import { BODY, CHAT_PATH, HEADERS, INSPECTED_BODY } from './requests.js';
-import { BENCH_CLI, log, startBare, startMock, startStack } from './stack.js';
+import { CLI, log, startBare, startMock, startStack } from './stack.js';
 import { renderStreaming, runStreamingScenario, type StreamingResult } from './streaming.js';
 
 const DETECTOR_BENCH = join(ROOT, 'detectors', 'dist', 'bench', 'main.js');
@@ -104,8 +104,8 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  if (!existsSync(BENCH_CLI)) {
-    process.stderr.write(`bench: ${BENCH_CLI} is missing; build first (npm run build)\n`);
+  if (!existsSync(CLI)) {
+    process.stderr.write(`bench: ${CLI} is missing; build first (npm run build)\n`);
     return 1;
   }
   if (options.only.length === 0) {

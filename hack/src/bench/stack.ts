@@ -7,8 +7,7 @@ import { childFailure, freePorts, spawnNode, waitForHttp, waitUntil, type Child 
 import { benchPolicies, CHAT_PATH, INSPECTED_BODY, TENANT, tryChat } from './requests.js';
 
 /** The CLI the stack runs; the bench refuses to start without it. */
-export const BENCH_CLI = join(ROOT, 'cli', 'dist', 'main.js');
-const CLI = BENCH_CLI;
+export const CLI = join(ROOT, 'cli', 'dist', 'main.js');
 const BARE_PROXY = fileURLToPath(new URL('./bare-proxy.js', import.meta.url));
 const OTLP_SINK = fileURLToPath(new URL('./otlp-sink.js', import.meta.url));
 const HOST = '127.0.0.1';
