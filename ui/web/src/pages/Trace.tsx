@@ -8,7 +8,7 @@ import { api, unwrap } from '../api/client';
 import { useSession } from '../app/session';
 import { SeverityBadge, StatusBadge } from '../components/Severity';
 import { Inspection } from './Inspection';
-import { maskPrompt } from './mask-prompt';
+import { maskPrompt, traceEntities } from './mask-prompt';
 import { useFormatTime } from '../i18n/format';
 import { useEnumLabel } from '../i18n/enum-labels';
 
@@ -20,6 +20,7 @@ export function Trace() {
   const { tenantQuery } = useSession();
   const events = useQuery({ queryKey: ['trace', traceId, tenantQuery()], queryFn: async () => unwrap(await api.GET('/api/v1/security-events', { params: { query: { trace_id: traceId, limit: 1000, ...tenantQuery() } } })) });
   const items = [...(events.data?.items ?? [])].sort((a, b) => a.timestamp.localeCompare(b.timestamp));
+  const entitiesOf = traceEntities(items);
   return (
     <Stack>
       <Title order={2}>{t('trace.title', { id: traceId })}</Title>
@@ -62,7 +63,7 @@ export function Trace() {
           {e.user_prompt && (
             <>
               <Text size="sm" fw={500}>{t('trace.prompt')}</Text>
-              <Code block data-testid="masked-prompt">{maskPrompt(e.user_prompt, e.pii_entities)}</Code>
+              <Code block data-testid="masked-prompt">{maskPrompt(e.user_prompt, entitiesOf(e))}</Code>
             </>
           )}
         </Card>
