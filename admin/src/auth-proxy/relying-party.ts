@@ -3,6 +3,17 @@
 // against the issuer's JWKS (jose keeps the key set cached and refetches only for an unknown kid).
 import * as oidc from 'openid-client';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
+
+/**
+ * How long a verified bearer token is taken from the cache at most: a signature check goes through
+ * WebCrypto's thread pool on every call (the proxy's p99 on a bearer call was over its 3 ms target), so
+ * a token verified once is trusted again until its own expiry or this, whichever comes first; a key
+ * removed from the issuer's JWKS therefore stops opening the API within this time.
+ */
+export const VERIFIED_TOKEN_TTL_MS = 60_000;
+const VERIFIED_TOKENS_MAX = 10_000;
+const CLOCK_TOLERANCE_S = 5;
 
 export interface RelyingPartyOptions {
   issuer: string;
@@ -11,6 +22,8 @@ export interface RelyingPartyOptions {
   redirectUri: string;
   scopes: string;
   audience: string;
+  /** Clock for the verified-token cache's expiry checks (tests). */
+  now?: () => number;
 }
 
 export type TokenSet = oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
@@ -26,6 +39,9 @@ export interface RelyingParty {
 export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
   let discovered: Promise<{ config: oidc.Configuration; jwks: ReturnType<typeof createRemoteJWKSet> }> | undefined;
   const insecure = new URL(options.issuer).protocol === 'http:';
+  const now = options.now ?? Date.now;
+  // Claims of tokens that verified, with the time (ms) after which they must be verified again.
+  const verified = new LRUCache<string, { claims: Record<string, unknown>; until: number }>({ max: VERIFIED_TOKENS_MAX });
 
   /** Discovery on first use, retried on the next call when the IdP was not reachable yet. */
   function provider() {
@@ -71,10 +87,20 @@ export function createRelyingParty(options: RelyingPartyOptions): RelyingParty {
     },
     /** The claims of a valid access token for our audience from this issuer; throws otherwise. */
     async verifyBearer(token: string): Promise<Record<string, unknown>> {
+      const cached = verified.get(token);
+      if (cached !== undefined && now() < cached.until) return cached.claims;
       const { config, jwks } = await provider();
-      const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer: config.serverMetadata().issuer, audience: options.audience, clockTolerance: 5 });
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+        issuer: config.serverMetadata().issuer,
+        audience: options.audience,
+        clockTolerance: CLOCK_TOLERANCE_S,
+        currentDate: new Date(now()),
+      });
       if (!isAccessToken(protectedHeader.typ, payload)) throw new Error('not an access token');
-      return payload as Record<string, unknown>;
+      const claims = payload as Record<string, unknown>;
+      const expiresAt = typeof payload.exp === 'number' ? (payload.exp + CLOCK_TOLERANCE_S) * 1000 : Number.POSITIVE_INFINITY;
+      verified.set(token, { claims, until: Math.min(now() + VERIFIED_TOKEN_TTL_MS, expiresAt) });
+      return claims;
     },
   };
 }
