@@ -70,7 +70,7 @@ t.test('/health/ready reports the device and model; device-info gives details', 
   const live = await fetch(`${base}/health/live`);
   t.match(await live.json(), { status: 'ok' });
   const info = await fetch(`${base}${THREAT_DEVICE_INFO_PATH}`);
-  t.match(await info.json(), { status: 'ok', device: 'cpu', requested_device: 'cpu', backend: 'onnxruntime', model_version: detector.modelVersion });
+  t.match(await info.json(), { status: 'ok', device: 'cpu', requested_device: 'cpu', backend: 'javascript', model_version: detector.modelVersion });
 });
 
 t.test('X-Internal-Token guards the detect route, not the health routes', async (t) => {
