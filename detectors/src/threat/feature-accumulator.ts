@@ -65,15 +65,36 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // touched in this group); the counts sit beside `touched`, in the order the buckets were first seen,
   // so the group's flush reads them in sequence instead of one random read of a 2^18 table per bucket.
   // 16-bit places when a window cannot touch 65,535 buckets: half the memory the hot loop scatters into.
-  const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
-  const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
-  const touchedCounts = new Int32Array(touched.length);
+  let slots: Uint16Array | Uint32Array = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
+  let touched = new Int32Array(Math.min(size, maxGramsPerWindow));
+  let touchedCounts = new Int32Array(touched.length);
   let touchedCount = 0;
   // A flushed group is forgotten by moving slotBase past its places instead of clearing each of its
   // buckets (a random write per bucket into the table, a third of a flush); the table is cleared in one
   // sequential fill when the next group's places might not fit above the base.
-  const slotLimit = (slots instanceof Uint16Array ? 0xffff : 0xffffffff) - touched.length;
+  const slotLimitOf = (table: Uint16Array | Uint32Array): number => (table instanceof Uint16Array ? 0xffff : 0x7fffffff) - touched.length;
+  let slotLimit = slotLimitOf(slots);
   let slotBase = 0;
+
+  // A group with more distinct buckets than a window of the config's length can make (a longer window
+  // given to vector()): room for `entries` of them, with 32-bit places where 16 bits cannot hold them.
+  // The group counted so far is kept.
+  const growTouched = (entries: number): void => {
+    const length = Math.min(size, Math.max(entries, 2 * touched.length));
+    const grownTouched = new Int32Array(length);
+    grownTouched.set(touched.subarray(0, touchedCount));
+    const grownCounts = new Int32Array(length);
+    grownCounts.set(touchedCounts.subarray(0, touchedCount));
+    touched = grownTouched;
+    touchedCounts = grownCounts;
+    if (slotBase + 1 + length > (slots instanceof Uint16Array ? 0xffff : 0x7fffffff)) {
+      // A fresh table holds only this group's places so far, above a base of 0.
+      slots = new Uint32Array(size);
+      slotBase = 0;
+      for (let k = 0; k < touchedCount; k++) slots[touched[k]!] = k + 1;
+    }
+    slotLimit = slotLimitOf(slots);
+  };
 
   // Signals add at most one entry per signal and prompt signal (bounded by `signalRoom`).
   const signalRoom = 64 + signalCount;
@@ -202,6 +223,7 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   };
 
   const countAll = (buckets: Int32Array, length: number): void => {
+    if (touchedCount + length > touched.length) growTouched(touchedCount + length);
     const places = slots;
     const seen = touched;
     const counts = touchedCounts;
