@@ -95,8 +95,6 @@ export interface ThreatConceptLexicon {
   lookup(word: string): number;
   /** lookup() of the word in code units [start, end) of `codes`, without cutting it out as a string. */
   lookupCodes(codes: Uint16Array, start: number, end: number): number;
-  /** False when no word or prefix of the lexicon starts with these two code units (0xffff: a one-unit word). */
-  mayStart(first: number, second: number): boolean;
   readonly names: readonly string[];
 }
 
@@ -127,22 +125,62 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   // The first code units of those starts: most words are ruled out by one array read.
   const firstUnits = new Uint8Array(0x10000);
   for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
-  // The starts by a 16-bit hash of both code units: most words whose first unit some start has (every
-  // word that starts with a common letter) are ruled out by a second array read instead of a set test.
+  // A 16-bit hash of a start's two code units, which indexes the entries below.
   const pairOf = (first: number, second: number): number => (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> 16;
-  const startPairs = new Uint8Array(0x10000);
-  for (const key of starts) startPairs[pairOf(Math.floor(key / 0x10000), key % 0x10000)] = 1;
   // The same lexicon by start key as code units, for lookupCodes: the exact words (one per word, as
-  // the map holds them) and the prefixes, longest first.
+  // the map holds them) and the prefixes, longest first, with the word lengths that can match at all
+  // (an exact word's length, a prefix's length or more). Most words of a prompt that start like some
+  // entry cannot match it by their length alone ("and", "in", "die"), and are ruled out by that.
+  interface StartEntry {
+    key: number;
+    exact: Array<{ word: Uint16Array; concept: number }>;
+    prefixes: Array<{ prefix: Uint16Array; concept: number }>;
+    /** Bit n set: an exact word of n code units (n < 31). */
+    exactLengths: number;
+    /** An exact word of 31 code units or more. */
+    longExact: boolean;
+    /** The shortest prefix (prefixes match only words of 3 code units or more). */
+    shortestPrefix: number;
+    /** Bit (u & 31) set for the third code unit u of each prefix: most words that reach the prefixes start like none of them. */
+    thirdUnits: number;
+    /** The entry whose start has the same pairOf, or -1. */
+    next: number;
+  }
   const units = (word: string): Uint16Array => Uint16Array.from(word, (_, i) => word.charCodeAt(i));
-  const codeLists = new Map<number, { exact: Array<{ word: Uint16Array; concept: number }>; prefixes: Array<{ prefix: Uint16Array; concept: number }> }>();
-  const codeListOf = (key: number) => {
-    let list = codeLists.get(key);
-    if (!list) codeLists.set(key, (list = { exact: [], prefixes: [] }));
-    return list;
+  const entries: StartEntry[] = [];
+  const entryByKey = new Map<number, StartEntry>();
+  const entryOf = (key: number): StartEntry => {
+    let entry = entryByKey.get(key);
+    if (!entry) {
+      entry = { key, exact: [], prefixes: [], exactLengths: 0, longExact: false, shortestPrefix: Number.POSITIVE_INFINITY, thirdUnits: 0, next: -1 };
+      entryByKey.set(key, entry);
+      entries.push(entry);
+    }
+    return entry;
   };
-  for (const [word, concept] of exact) codeListOf(startKey(word)).exact.push({ word: units(word), concept });
-  for (const [key, list] of byStart) codeListOf(key).prefixes.push(...list.map(({ prefix, concept }) => ({ prefix: units(prefix), concept })));
+  for (const [word, concept] of exact) {
+    const entry = entryOf(startKey(word));
+    entry.exact.push({ word: units(word), concept });
+    if (word.length < 31) entry.exactLengths |= 1 << word.length;
+    else entry.longExact = true;
+  }
+  for (const [key, list] of byStart) {
+    const entry = entryOf(key);
+    entry.prefixes.push(...list.map(({ prefix, concept }) => ({ prefix: units(prefix), concept })));
+    for (const { prefix } of list) {
+      entry.shortestPrefix = Math.min(entry.shortestPrefix, prefix.length);
+      // A prefix of two code units would match every word of its start: no third unit rules one out.
+      entry.thirdUnits |= prefix.length > 2 ? 1 << (prefix.charCodeAt(2) & 31) : -1;
+    }
+  }
+  // Index + 1 of the first entry per pairOf of its start (0: none), the others chained by `next`: an
+  // array read instead of a map lookup of the start.
+  const firstEntry = new Int32Array(0x10000);
+  entries.forEach((entry, index) => {
+    const pair = pairOf(Math.floor(entry.key / 0x10000), entry.key % 0x10000);
+    entry.next = firstEntry[pair]! - 1;
+    firstEntry[pair] = index + 1;
+  });
   const startsWithAt = (codes: Uint16Array, start: number, end: number, prefix: Uint16Array): boolean => {
     if (end - start < prefix.length) return false;
     for (let k = 0; k < prefix.length; k++) if (codes[start + k] !== prefix[k]) return false;
@@ -151,14 +189,22 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   return {
     names: concepts.map((c) => c.name),
     lookupCodes: (codes, start, end) => {
-      const list = codeLists.get(codes[start]! * 0x10000 + (end - start > 1 ? codes[start + 1]! : 0xffff));
-      if (!list) return -1;
-      for (const { word, concept } of list.exact) if (word.length === end - start && startsWithAt(codes, start, end, word)) return concept;
-      if (end - start < 3) return -1;
-      for (const { prefix, concept } of list.prefixes) if (startsWithAt(codes, start, end, prefix)) return concept;
+      const length = end - start;
+      const first = codes[start]!;
+      if (firstUnits[first] === 0) return -1;
+      const second = length > 1 ? codes[start + 1]! : 0xffff;
+      const key = first * 0x10000 + second;
+      let index = firstEntry[pairOf(first, second)]! - 1;
+      while (index >= 0 && entries[index]!.key !== key) index = entries[index]!.next;
+      if (index < 0) return -1;
+      const entry = entries[index]!;
+      if (length < 31 ? ((entry.exactLengths >>> length) & 1) === 1 : entry.longExact) {
+        for (const { word, concept } of entry.exact) if (word.length === length && startsWithAt(codes, start, end, word)) return concept;
+      }
+      if (length < 3 || length < entry.shortestPrefix || ((entry.thirdUnits >>> (codes[start + 2]! & 31)) & 1) === 0) return -1;
+      for (const { prefix, concept } of entry.prefixes) if (startsWithAt(codes, start, end, prefix)) return concept;
       return -1;
     },
-    mayStart: (first, second) => firstUnits[first] === 1 && startPairs[pairOf(first, second)] === 1 && starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);
       if (!starts.has(key)) return -1;

@@ -108,11 +108,8 @@ export function createThreatWordGrams(
       if (withBigrams && !first) out[m++] = threatFmix32(threatHashPair(previous, h, seedBigram)) & bits;
       previous = h;
       first = false;
-      // The word is cut out only when the lexicon has a word or prefix that starts like it.
-      if (lexicon.mayStart(codes[start + 1]!, i - start > 1 ? codes[start + 2]! : 0xffff)) {
-        const concept = lexicon.lookupCodes(codes, start + 1, i + 1);
-        if (concept >= 0) conceptSeq.push(concept, position);
-      }
+      const concept = lexicon.lookupCodes(codes, start + 1, i + 1);
+      if (concept >= 0) conceptSeq.push(concept, position);
       position++;
     }
     positionedCount = placed;
