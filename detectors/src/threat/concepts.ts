@@ -104,9 +104,9 @@ function startKey(word: string): number {
 }
 
 /**
- * Indexes the lexicon by the first two code units of each prefix, so a lookup tries only a few. Most
- * words of a prompt start like no word or prefix of the lexicon and are ruled out by one numeric set
- * test, without hashing the word for a map.
+ * Indexes the lexicon by the first two code units of each word and prefix, so a lookup tries only a
+ * few. Most words of a prompt start like no word or prefix of the lexicon, or cannot match the ones
+ * they start like, and are ruled out by a few array reads, without hashing the word for a map.
  */
 export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = THREAT_CONCEPTS): ThreatConceptLexicon {
   const exact = new Map<string, number>();
@@ -122,17 +122,12 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   });
   for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
   const starts = new Set([...exact.keys()].map(startKey).concat([...byStart.keys()]));
-  // The first code units of those starts: most words are ruled out by one array read.
-  const firstUnits = new Uint8Array(0x10000);
-  for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
-  // A 16-bit hash of a start's two code units, which indexes the entries below.
-  const pairOf = (first: number, second: number): number => (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> 16;
-  // The same lexicon by start key as code units, for lookupCodes: the exact words (one per word, as
-  // the map holds them) and the prefixes, longest first, with the word lengths that can match at all
-  // (an exact word's length, a prefix's length or more). Most words of a prompt that start like some
-  // entry cannot match it by their length alone ("and", "in", "die"), and are ruled out by that.
+  // The same lexicon by start as code units, for lookupCodes: the exact words (one per word, as the
+  // map holds them) and the prefixes, longest first, with the word lengths that can match at all (an
+  // exact word's length, a prefix's length or more) and the third code units of its prefixes. Most
+  // words of a prompt that start like some entry cannot match it by their length ("and", "in", "die")
+  // or their third code unit, and are ruled out by those before any comparison.
   interface StartEntry {
-    key: number;
     exact: Array<{ word: Uint16Array; concept: number }>;
     prefixes: Array<{ prefix: Uint16Array; concept: number }>;
     /** Bit n set: an exact word of n code units (n < 31). */
@@ -141,20 +136,16 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
     longExact: boolean;
     /** The shortest prefix (prefixes match only words of 3 code units or more). */
     shortestPrefix: number;
-    /** Bit (u & 31) set for the third code unit u of each prefix: most words that reach the prefixes start like none of them. */
+    /** Bit (u & 31) set for the third code unit u of each prefix. */
     thirdUnits: number;
-    /** The entry whose start has the same pairOf, or -1. */
-    next: number;
   }
   const units = (word: string): Uint16Array => Uint16Array.from(word, (_, i) => word.charCodeAt(i));
-  const entries: StartEntry[] = [];
   const entryByKey = new Map<number, StartEntry>();
   const entryOf = (key: number): StartEntry => {
     let entry = entryByKey.get(key);
     if (!entry) {
-      entry = { key, exact: [], prefixes: [], exactLengths: 0, longExact: false, shortestPrefix: Number.POSITIVE_INFINITY, thirdUnits: 0, next: -1 };
+      entry = { exact: [], prefixes: [], exactLengths: 0, longExact: false, shortestPrefix: Number.POSITIVE_INFINITY, thirdUnits: 0 };
       entryByKey.set(key, entry);
-      entries.push(entry);
     }
     return entry;
   };
@@ -173,14 +164,18 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
       entry.thirdUnits |= prefix.length > 2 ? 1 << (prefix.charCodeAt(2) & 31) : -1;
     }
   }
-  // Index + 1 of the first entry per pairOf of its start (0: none), the others chained by `next`: an
-  // array read instead of a map lookup of the start.
-  const firstEntry = new Int32Array(0x10000);
-  entries.forEach((entry, index) => {
-    const pair = pairOf(Math.floor(entry.key / 0x10000), entry.key % 0x10000);
-    entry.next = firstEntry[pair]! - 1;
-    firstEntry[pair] = index + 1;
-  });
+  // The entries in one dense table indexed by both code units of their start: each code unit that
+  // starts an entry (as its first or its second unit, 0xffff for a one-unit word) gets a small number
+  // (0: none), and the entry of (first, second) sits at first number × width + second number. Two
+  // array reads rule out most words, with no hashing and no map lookup.
+  const unitNumbers = new Uint16Array(0x10000);
+  const startUnits = [...new Set([...entryByKey.keys()].flatMap((key) => [Math.floor(key / 0x10000), key % 0x10000]))];
+  startUnits.forEach((unit, k) => (unitNumbers[unit] = k + 1));
+  const width = startUnits.length + 1;
+  const entries = [...entryByKey.values()];
+  // Index + 1 of the entry of each start (0: none).
+  const entryAt = new Int32Array(width * width);
+  [...entryByKey.keys()].forEach((key, index) => (entryAt[unitNumbers[Math.floor(key / 0x10000)]! * width + unitNumbers[key % 0x10000]!] = index + 1));
   const startsWithAt = (codes: Uint16Array, start: number, end: number, prefix: Uint16Array): boolean => {
     if (end - start < prefix.length) return false;
     for (let k = 0; k < prefix.length; k++) if (codes[start + k] !== prefix[k]) return false;
@@ -190,12 +185,9 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
     names: concepts.map((c) => c.name),
     lookupCodes: (codes, start, end) => {
       const length = end - start;
-      const first = codes[start]!;
-      if (firstUnits[first] === 0) return -1;
-      const second = length > 1 ? codes[start + 1]! : 0xffff;
-      const key = first * 0x10000 + second;
-      let index = firstEntry[pairOf(first, second)]! - 1;
-      while (index >= 0 && entries[index]!.key !== key) index = entries[index]!.next;
+      const first = unitNumbers[codes[start]!]!;
+      if (first === 0) return -1;
+      const index = entryAt[first * width + unitNumbers[length > 1 ? codes[start + 1]! : 0xffff]!]! - 1;
       if (index < 0) return -1;
       const entry = entries[index]!;
       if (length < 31 ? ((entry.exactLengths >>> length) & 1) === 1 : entry.longExact) {
