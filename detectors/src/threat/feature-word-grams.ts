@@ -85,8 +85,9 @@ export function createThreatWordGrams(
       let h = wordStart;
       while (i < length) {
         const c = codes[i + 1]!;
-        // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts).
-        const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (table[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
+        // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts);
+        // the table has no class for a surrogate, so the common case is one read and one test.
+        const width = (table[c]! & WORD_FLAGS) !== 0 ? 1 : isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : 0;
         if (width === 0) break;
         h = Math.imul(h ^ c, prime);
         if (width === 2) h = Math.imul(h ^ codes[i + 2]!, prime);
