@@ -65,36 +65,15 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // touched in this group); the counts sit beside `touched`, in the order the buckets were first seen,
   // so the group's flush reads them in sequence instead of one random read of a 2^18 table per bucket.
   // 16-bit places when a window cannot touch 65,535 buckets: half the memory the hot loop scatters into.
-  let slots: Uint16Array | Uint32Array = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
-  let touched = new Int32Array(Math.min(size, maxGramsPerWindow));
-  let touchedCounts = new Int32Array(touched.length);
+  const slots = maxGramsPerWindow < 0xffff ? new Uint16Array(size) : new Uint32Array(size);
+  const touched = new Int32Array(Math.min(size, maxGramsPerWindow));
+  const touchedCounts = new Int32Array(touched.length);
   let touchedCount = 0;
   // A flushed group is forgotten by moving slotBase past its places instead of clearing each of its
   // buckets (a random write per bucket into the table, a third of a flush); the table is cleared in one
   // sequential fill when the next group's places might not fit above the base.
-  const slotLimitOf = (table: Uint16Array | Uint32Array): number => (table instanceof Uint16Array ? 0xffff : 0x7fffffff) - touched.length;
-  let slotLimit = slotLimitOf(slots);
+  const slotLimit = (slots instanceof Uint16Array ? 0xffff : 0xffffffff) - touched.length;
   let slotBase = 0;
-
-  // A group with more distinct buckets than a window of the config's length can make (a longer window
-  // given to vector()): room for `entries` of them, with 32-bit places where 16 bits cannot hold them.
-  // The group counted so far is kept.
-  const growTouched = (entries: number): void => {
-    const length = Math.min(size, Math.max(entries, 2 * touched.length));
-    const grownTouched = new Int32Array(length);
-    grownTouched.set(touched.subarray(0, touchedCount));
-    const grownCounts = new Int32Array(length);
-    grownCounts.set(touchedCounts.subarray(0, touchedCount));
-    touched = grownTouched;
-    touchedCounts = grownCounts;
-    if (slotBase + 1 + length > (slots instanceof Uint16Array ? 0xffff : 0x7fffffff)) {
-      // A fresh table holds only this group's places so far, above a base of 0.
-      slots = new Uint32Array(size);
-      slotBase = 0;
-      for (let k = 0; k < touchedCount; k++) slots[touched[k]!] = k + 1;
-    }
-    slotLimit = slotLimitOf(slots);
-  };
 
   // Signals add at most one entry per signal and prompt signal (bounded by `signalRoom`).
   const signalRoom = 64 + signalCount;
@@ -179,7 +158,47 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     return true;
   };
 
+  // A group that might not fit the scratch (more distinct buckets than a window of the config's
+  // length makes: a longer window given to vector()) is counted in a map, in first-seen order, and
+  // flushed by the definition. Rare, so the hot loops keep their fixed arrays (a closure's typed
+  // arrays that never change compile to faster loops).
+  let oversized: Map<number, number> | undefined;
+  const countOversized = (buckets: Int32Array, length: number): void => {
+    if (oversized === undefined) {
+      oversized = new Map();
+      for (let k = 0; k < touchedCount; k++) oversized.set(touched[k]!, touchedCounts[k]!);
+      // The places of the buckets counted so far are forgotten as a flush forgets them.
+      slotBase += touchedCount;
+      touchedCount = 0;
+      if (slotBase > slotLimit) {
+        slots.fill(0);
+        slotBase = 0;
+      }
+    }
+    for (let j = 0; j < length; j++) oversized.set(buckets[j]!, (oversized.get(buckets[j]!) ?? 0) + 1);
+  };
+  const flushOversized = (group: Map<number, number>, weight: number): void => {
+    let exact = 0;
+    for (const c of group.values()) {
+      const v = Math.log1p(c);
+      exact += v * v;
+    }
+    const scale = exact > 0 ? weight / Math.sqrt(exact) : 0;
+    reserve(group.size);
+    for (const [bucket, c] of group) {
+      out.indices[out.count] = bucket;
+      out.values[out.count] = Math.log1p(c) * scale;
+      out.count++;
+    }
+  };
+
   const flush = (weight: number): void => {
+    if (oversized !== undefined) {
+      const group = oversized;
+      oversized = undefined;
+      flushOversized(group, weight);
+      return;
+    }
     const entries = touchedCount;
     const counts = touchedCounts;
     const squares = LOG1P_SQUARED;
@@ -223,7 +242,10 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   };
 
   const countAll = (buckets: Int32Array, length: number): void => {
-    if (touchedCount + length > touched.length) growTouched(touchedCount + length);
+    if (oversized !== undefined || touchedCount + length > touched.length) {
+      countOversized(buckets, length);
+      return;
+    }
     const places = slots;
     const seen = touched;
     const counts = touchedCounts;
