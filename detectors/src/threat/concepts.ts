@@ -95,8 +95,6 @@ export interface ThreatConceptLexicon {
   lookup(word: string): number;
   /** lookup() of the word in code units [start, end) of `codes`, without cutting it out as a string. */
   lookupCodes(codes: Uint16Array, start: number, end: number): number;
-  /** False when no word or prefix of the lexicon starts with these two code units (0xffff: a one-unit word). */
-  mayStart(first: number, second: number): boolean;
   readonly names: readonly string[];
 }
 
@@ -106,9 +104,9 @@ function startKey(word: string): number {
 }
 
 /**
- * Indexes the lexicon by the first two code units of each prefix, so a lookup tries only a few. Most
- * words of a prompt start like no word or prefix of the lexicon and are ruled out by one numeric set
- * test, without hashing the word for a map.
+ * Indexes the lexicon by the first two code units of each word and prefix, so a lookup tries only a
+ * few. Most words of a prompt start like no word or prefix of the lexicon, or cannot match the ones
+ * they start like, and are ruled out by a few array reads, without hashing the word for a map.
  */
 export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = THREAT_CONCEPTS): ThreatConceptLexicon {
   const exact = new Map<string, number>();
@@ -124,25 +122,60 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   });
   for (const list of byStart.values()) list.sort((a, b) => b.prefix.length - a.prefix.length);
   const starts = new Set([...exact.keys()].map(startKey).concat([...byStart.keys()]));
-  // The first code units of those starts: most words are ruled out by one array read.
-  const firstUnits = new Uint8Array(0x10000);
-  for (const key of starts) firstUnits[Math.floor(key / 0x10000)] = 1;
-  // The starts by a 16-bit hash of both code units: most words whose first unit some start has (every
-  // word that starts with a common letter) are ruled out by a second array read instead of a set test.
-  const pairOf = (first: number, second: number): number => (Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca6b)) >>> 16;
-  const startPairs = new Uint8Array(0x10000);
-  for (const key of starts) startPairs[pairOf(Math.floor(key / 0x10000), key % 0x10000)] = 1;
-  // The same lexicon by start key as code units, for lookupCodes: the exact words (one per word, as
-  // the map holds them) and the prefixes, longest first.
+  // The same lexicon by start as code units, for lookupCodes: the exact words (one per word, as the
+  // map holds them) and the prefixes, longest first, with the word lengths that can match at all (an
+  // exact word's length, a prefix's length or more) and the third code units of its prefixes. Most
+  // words of a prompt that start like some entry cannot match it by their length ("and", "in", "die")
+  // or their third code unit, and are ruled out by those before any comparison.
+  interface StartEntry {
+    exact: Array<{ word: Uint16Array; concept: number }>;
+    prefixes: Array<{ prefix: Uint16Array; concept: number }>;
+    /** Bit n set: an exact word of n code units (n < 31). */
+    exactLengths: number;
+    /** An exact word of 31 code units or more. */
+    longExact: boolean;
+    /** The shortest prefix (prefixes match only words of 3 code units or more). */
+    shortestPrefix: number;
+    /** Bit (u & 31) set for the third code unit u of each prefix. */
+    thirdUnits: number;
+  }
   const units = (word: string): Uint16Array => Uint16Array.from(word, (_, i) => word.charCodeAt(i));
-  const codeLists = new Map<number, { exact: Array<{ word: Uint16Array; concept: number }>; prefixes: Array<{ prefix: Uint16Array; concept: number }> }>();
-  const codeListOf = (key: number) => {
-    let list = codeLists.get(key);
-    if (!list) codeLists.set(key, (list = { exact: [], prefixes: [] }));
-    return list;
+  const entryByKey = new Map<number, StartEntry>();
+  const entryOf = (key: number): StartEntry => {
+    let entry = entryByKey.get(key);
+    if (!entry) {
+      entry = { exact: [], prefixes: [], exactLengths: 0, longExact: false, shortestPrefix: Number.POSITIVE_INFINITY, thirdUnits: 0 };
+      entryByKey.set(key, entry);
+    }
+    return entry;
   };
-  for (const [word, concept] of exact) codeListOf(startKey(word)).exact.push({ word: units(word), concept });
-  for (const [key, list] of byStart) codeListOf(key).prefixes.push(...list.map(({ prefix, concept }) => ({ prefix: units(prefix), concept })));
+  for (const [word, concept] of exact) {
+    const entry = entryOf(startKey(word));
+    entry.exact.push({ word: units(word), concept });
+    if (word.length < 31) entry.exactLengths |= 1 << word.length;
+    else entry.longExact = true;
+  }
+  for (const [key, list] of byStart) {
+    const entry = entryOf(key);
+    entry.prefixes.push(...list.map(({ prefix, concept }) => ({ prefix: units(prefix), concept })));
+    for (const { prefix } of list) {
+      entry.shortestPrefix = Math.min(entry.shortestPrefix, prefix.length);
+      // A prefix of two code units would match every word of its start: no third unit rules one out.
+      entry.thirdUnits |= prefix.length > 2 ? 1 << (prefix.charCodeAt(2) & 31) : -1;
+    }
+  }
+  // The entries in one dense table indexed by both code units of their start: each code unit that
+  // starts an entry (as its first or its second unit, 0xffff for a one-unit word) gets a small number
+  // (0: none), and the entry of (first, second) sits at first number × width + second number. Two
+  // array reads rule out most words, with no hashing and no map lookup.
+  const unitNumbers = new Uint16Array(0x10000);
+  const startUnits = [...new Set([...entryByKey.keys()].flatMap((key) => [Math.floor(key / 0x10000), key % 0x10000]))];
+  startUnits.forEach((unit, k) => (unitNumbers[unit] = k + 1));
+  const width = startUnits.length + 1;
+  const entries = [...entryByKey.values()];
+  // Index + 1 of the entry of each start (0: none).
+  const entryAt = new Int32Array(width * width);
+  [...entryByKey.keys()].forEach((key, index) => (entryAt[unitNumbers[Math.floor(key / 0x10000)]! * width + unitNumbers[key % 0x10000]!] = index + 1));
   const startsWithAt = (codes: Uint16Array, start: number, end: number, prefix: Uint16Array): boolean => {
     if (end - start < prefix.length) return false;
     for (let k = 0; k < prefix.length; k++) if (codes[start + k] !== prefix[k]) return false;
@@ -151,14 +184,19 @@ export function createThreatConceptLexicon(concepts: readonly ThreatConcept[] = 
   return {
     names: concepts.map((c) => c.name),
     lookupCodes: (codes, start, end) => {
-      const list = codeLists.get(codes[start]! * 0x10000 + (end - start > 1 ? codes[start + 1]! : 0xffff));
-      if (!list) return -1;
-      for (const { word, concept } of list.exact) if (word.length === end - start && startsWithAt(codes, start, end, word)) return concept;
-      if (end - start < 3) return -1;
-      for (const { prefix, concept } of list.prefixes) if (startsWithAt(codes, start, end, prefix)) return concept;
+      const length = end - start;
+      const first = unitNumbers[codes[start]!]!;
+      if (first === 0) return -1;
+      const index = entryAt[first * width + unitNumbers[length > 1 ? codes[start + 1]! : 0xffff]!]! - 1;
+      if (index < 0) return -1;
+      const entry = entries[index]!;
+      if (length < 31 ? ((entry.exactLengths >>> length) & 1) === 1 : entry.longExact) {
+        for (const { word, concept } of entry.exact) if (word.length === length && startsWithAt(codes, start, end, word)) return concept;
+      }
+      if (length < 3 || length < entry.shortestPrefix || ((entry.thirdUnits >>> (codes[start + 2]! & 31)) & 1) === 0) return -1;
+      for (const { prefix, concept } of entry.prefixes) if (startsWithAt(codes, start, end, prefix)) return concept;
       return -1;
     },
-    mayStart: (first, second) => firstUnits[first] === 1 && startPairs[pairOf(first, second)] === 1 && starts.has(first * 0x10000 + second),
     lookup: (word) => {
       const key = startKey(word);
       if (!starts.has(key)) return -1;

@@ -69,3 +69,18 @@ t.test('buckets of earlier groups count as new in every later group, across the 
   }
   t.equal(wrong, 0);
 });
+
+t.test('a group longer than a window of the config can make (a longer window given to vector()) is counted whole', async (t) => {
+  const accumulator = createThreatFeatureAccumulator(DEFAULT_THREAT_FEATURE_CONFIG, 0);
+  // 70,000 places (past 16-bit slots) and 20,000 distinct buckets (more than a window's group holds).
+  const buckets = Int32Array.from({ length: 70_000 }, (_, i) => ((i * 7919) % 20_000) * 13);
+  for (const group of [buckets, buckets.subarray(0, 5000), buckets]) {
+    accumulator.out.count = 0;
+    accumulator.countAll(group, group.length);
+    accumulator.flush(1);
+    const expected = referenceFlush([...group], 1);
+    const { out } = accumulator;
+    t.equal(out.count, expected.indices.length);
+    t.ok(expected.indices.every((b, i) => out.indices[i] === b) && expected.values.every((v, i) => out.values[i] === v));
+  }
+});

@@ -158,7 +158,47 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     return true;
   };
 
+  // A group that might not fit the scratch (more distinct buckets than a window of the config's
+  // length makes: a longer window given to vector()) is counted in a map, in first-seen order, and
+  // flushed by the definition. Rare, so the hot loops keep their fixed arrays (a closure's typed
+  // arrays that never change compile to faster loops).
+  let oversized: Map<number, number> | undefined;
+  const countOversized = (buckets: Int32Array, length: number): void => {
+    if (oversized === undefined) {
+      oversized = new Map();
+      for (let k = 0; k < touchedCount; k++) oversized.set(touched[k]!, touchedCounts[k]!);
+      // The places of the buckets counted so far are forgotten as a flush forgets them.
+      slotBase += touchedCount;
+      touchedCount = 0;
+      if (slotBase > slotLimit) {
+        slots.fill(0);
+        slotBase = 0;
+      }
+    }
+    for (let j = 0; j < length; j++) oversized.set(buckets[j]!, (oversized.get(buckets[j]!) ?? 0) + 1);
+  };
+  const flushOversized = (group: Map<number, number>, weight: number): void => {
+    let exact = 0;
+    for (const c of group.values()) {
+      const v = Math.log1p(c);
+      exact += v * v;
+    }
+    const scale = exact > 0 ? weight / Math.sqrt(exact) : 0;
+    reserve(group.size);
+    for (const [bucket, c] of group) {
+      out.indices[out.count] = bucket;
+      out.values[out.count] = Math.log1p(c) * scale;
+      out.count++;
+    }
+  };
+
   const flush = (weight: number): void => {
+    if (oversized !== undefined) {
+      const group = oversized;
+      oversized = undefined;
+      flushOversized(group, weight);
+      return;
+    }
     const entries = touchedCount;
     const counts = touchedCounts;
     const squares = LOG1P_SQUARED;
@@ -202,6 +242,10 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   };
 
   const countAll = (buckets: Int32Array, length: number): void => {
+    if (oversized !== undefined || touchedCount + length > touched.length) {
+      countOversized(buckets, length);
+      return;
+    }
     const places = slots;
     const seen = touched;
     const counts = touchedCounts;

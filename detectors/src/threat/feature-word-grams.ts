@@ -85,8 +85,9 @@ export function createThreatWordGrams(
       let h = wordStart;
       while (i < length) {
         const c = codes[i + 1]!;
-        // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts).
-        const width = isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : (table[c]! & WORD_FLAGS) !== 0 ? 1 : 0;
+        // A letter or number of the BMP by the table, astral ones by the regex (see char-classes.ts);
+        // the table has no class for a surrogate, so the common case is one read and one test.
+        const width = (table[c]! & WORD_FLAGS) !== 0 ? 1 : isThreatSurrogate(c) ? threatCharWidth(text, i, WORD_FLAGS, WORD_CHAR) : 0;
         if (width === 0) break;
         h = Math.imul(h ^ c, prime);
         if (width === 2) h = Math.imul(h ^ codes[i + 2]!, prime);
@@ -108,11 +109,8 @@ export function createThreatWordGrams(
       if (withBigrams && !first) out[m++] = threatFmix32(threatHashPair(previous, h, seedBigram)) & bits;
       previous = h;
       first = false;
-      // The word is cut out only when the lexicon has a word or prefix that starts like it.
-      if (lexicon.mayStart(codes[start + 1]!, i - start > 1 ? codes[start + 2]! : 0xffff)) {
-        const concept = lexicon.lookupCodes(codes, start + 1, i + 1);
-        if (concept >= 0) conceptSeq.push(concept, position);
-      }
+      const concept = lexicon.lookupCodes(codes, start + 1, i + 1);
+      if (concept >= 0) conceptSeq.push(concept, position);
       position++;
     }
     positionedCount = placed;

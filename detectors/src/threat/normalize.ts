@@ -58,46 +58,65 @@ export function mayHaveThreatHomoglyphs(codes: Uint16Array, length: number): boo
   return false;
 }
 
+/** What the homoglyph scan needs of a BMP code unit, in one table (HOMOGLYPH_CLASSES). */
+const HOMOGLYPH = { word: 1, latin: 2, cyrillic: 4, greekLookalike: 8, surrogate: 16 } as const;
+
+/**
+ * Per BMP code unit: `word` for a letter or mark (a word's character), with the script it counts for
+ * in a word (`latin`, `cyrillic`) and whether it is a Greek lookalike; `surrogate` for a surrogate
+ * (astral characters are classified by their regexes). One read per code unit instead of a class test
+ * and a chain of range and script tests.
+ */
+const HOMOGLYPH_CLASSES = ((): Uint8Array => {
+  const classes = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) {
+    if (isThreatSurrogate(c)) {
+      classes[c] = HOMOGLYPH.surrogate;
+      continue;
+    }
+    const flags = THREAT_CHAR_TABLE[c]!;
+    if ((flags & (THREAT_CHAR.letter | THREAT_CHAR.mark)) === 0) continue;
+    let cls: number = HOMOGLYPH.word;
+    // 0485-0486 are the Cyrillic block's Inherited marks.
+    if ((c >= 0x400 && c <= 0x52f && c !== 0x485 && c !== 0x486) || (flags & THREAT_CHAR.cyrillic) !== 0) cls |= HOMOGLYPH.cyrillic;
+    else if ((flags & THREAT_CHAR.latin) !== 0) cls |= HOMOGLYPH.latin;
+    if (GREEK_LOOKALIKES.has(c)) cls |= HOMOGLYPH.greekLookalike;
+    classes[c] = cls;
+  }
+  return classes;
+})();
+
 /** resolveThreatHomoglyphs of the code units [0, length) of `codes`, in place; returns whether any changed. */
 export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number): boolean {
   const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
+  const classes = HOMOGLYPH_CLASSES;
   let changed = false;
-  const widthAt = (i: number): number => {
-    // Past the end: no read outside the text (an out-of-bounds typed-array read deoptimises the loop).
-    if (i >= length) return 0;
-    const c = codes[i]!;
-    return isThreatSurrogate(c) ? threatCodesCharWidth(codes, length, i, wordFlags, LETTER_OR_MARK) : (THREAT_CHAR_TABLE[c]! & wordFlags) !== 0 ? 1 : 0;
-  };
   let i = 0;
   while (i < length) {
-    let width = widthAt(i);
-    if (width === 0) {
-      i++;
-      continue;
-    }
     const start = i;
     let cyrillic = 0;
     let latin = 0;
     let greek = false;
-    do {
-      const c = codes[i]!;
-      // The common blocks by code; the rest by their Unicode script.
-      if (c < 0x80) {
-        if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) latin++;
-      } else if (c >= 0x400 && c <= 0x52f && c !== 0x485 && c !== 0x486) cyrillic++; // 0485-0486: Inherited marks
-      else if (width === 1) {
-        const flags = THREAT_CHAR_TABLE[c]!;
-        if ((flags & THREAT_CHAR.cyrillic) !== 0) cyrillic++;
-        else if ((flags & THREAT_CHAR.latin) !== 0) latin++;
-        if (GREEK_LOOKALIKES.has(c)) greek = true;
-      } else {
-        const ch = String.fromCharCode(c, codes[i + 1]!);
-        if (CYRILLIC.test(ch)) cyrillic++;
-        else if (LATIN.test(ch)) latin++;
+    // The word's characters: letters and marks (/[\p{L}\p{M}]+/u), astral ones by the regex.
+    while (i < length) {
+      const cls = classes[codes[i]!]!;
+      if ((cls & HOMOGLYPH.word) !== 0) {
+        latin += (cls >> 1) & 1;
+        cyrillic += (cls >> 2) & 1;
+        if ((cls & HOMOGLYPH.greekLookalike) !== 0) greek = true;
+        i++;
+        continue;
       }
-      i += width;
-      width = widthAt(i);
-    } while (width > 0);
+      if ((cls & HOMOGLYPH.surrogate) === 0 || threatCodesCharWidth(codes, length, i, wordFlags, LETTER_OR_MARK) === 0) break;
+      const ch = String.fromCharCode(codes[i]!, codes[i + 1]!);
+      if (CYRILLIC.test(ch)) cyrillic++;
+      else if (LATIN.test(ch)) latin++;
+      i += 2;
+    }
+    if (i === start) {
+      i++;
+      continue;
+    }
     let table: Uint16Array | undefined;
     // Greek lookalikes inside an otherwise Latin word.
     if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? TO_LATIN : undefined;

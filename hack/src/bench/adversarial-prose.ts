@@ -84,7 +84,7 @@ const MAILBOXES = ['office', 'billing', 'info', 'm.lopez', 'support', 'kontakt',
 const DOMAINS = ['example.org', 'example.com', 'example.net'];
 
 /** mulberry32: a small seeded generator, so the prose is the same on every run. */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
