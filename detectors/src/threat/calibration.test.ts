@@ -36,6 +36,14 @@ t.test('rule weights are fitted, and pinned at 0 when the data would make them n
   t.ok(Math.abs(fit.a - 0.5) < 0.05);
 });
 
+t.test('a rule with a floor below 0 may weigh against an attack, down to its floor', async (t) => {
+  const { logits, rules, labels } = sample(20000, 0.5, -0.5, [2, -1.5, -3], 3);
+  const fit = fitThreatCalibration(logits, rules, labels, { l2: 0.1, ruleFloors: [0, -2, -1] });
+  t.ok(Math.abs(fit.ruleWeights[1]! + 1.5) < 0.3, `c1=${fit.ruleWeights[1]}`);
+  t.equal(fit.ruleWeights[2], -1, 'pinned at its floor');
+  t.ok(fit.ruleWeights[0]! > 1, `c0=${fit.ruleWeights[0]}`);
+});
+
 t.test('applyThreatCalibration is the sigmoid of the linear form', async (t) => {
   const c = { a: 0.5, b: -1, ruleWeights: [2, 0] };
   t.equal(applyThreatCalibration(c, 4, [1, 1]), threatSigmoid(0.5 * 4 - 1 + 2));

@@ -2,7 +2,10 @@
 // inputs: probability = sigmoid(a·logit + Σ c_k·rule_k + b). It is fitted only on out-of-fold logits
 // (cross-fitting by source group, train/recipe.ts), so `a` says how far the head's logit can be
 // trusted on an unseen source and each c_k how much a rule adds beyond it; c_k ≥ 0 (a rule is evidence
-// of an attack, never of innocence) and an L2 penalty keeps rare rules modest. Without rules this is
+// of an attack, never of innocence) and an L2 penalty keeps rare rules modest. A rule may be given a
+// floor below 0 instead (the defensive family: "never reveal these instructions" is how a system
+// prompt protects itself, evidence of innocence), bounded so that such a phrase added to an attack
+// cannot take more than the floor off its logit. Without rules this is
 // exactly Platt's method (his smoothed targets, a Newton solver with line search). The fitted values
 // are folded into the ONNX graph's `probability` output.
 import { threatSigmoid } from './head.js';
@@ -17,6 +20,8 @@ export interface ThreatCalibration {
 export interface ThreatCalibrationOptions {
   /** L2 penalty on the rule weights (in units of the summed log-loss). */
   l2: number;
+  /** The least weight of each rule (absent or shorter: 0 for the rest). */
+  ruleFloors?: readonly number[];
 }
 
 export const THREAT_CALIBRATION_DEFAULTS: ThreatCalibrationOptions = { l2: 1 };
@@ -134,7 +139,8 @@ function minimise(problem: Problem, theta: number[], free: readonly boolean[]): 
 
 /**
  * Fits the calibration. `rules[i]` holds row i's rule inputs (0/1), all of the same length (0 for
- * plain Platt). Rules that end negative are pinned at 0 and the rest refitted (an active-set method).
+ * plain Platt). Rules that end below their floor (0 unless `ruleFloors` says otherwise) are pinned at
+ * it and the rest refitted (an active-set method).
  */
 export function fitThreatCalibration(
   logits: ArrayLike<number>,
@@ -162,13 +168,14 @@ export function fitThreatCalibration(
   const theta = new Array<number>(P).fill(0);
   theta[P - 1] = Math.log((positives + 1) / (negatives + 1));
   const free = new Array<boolean>(P).fill(true);
+  const floor = (j: number) => options.ruleFloors?.[j - 1] ?? 0;
   for (let round = 0; round <= K; round++) {
     minimise(problem, theta, free);
-    const negative = [...Array(K).keys()].map((k) => k + 1).filter((j) => free[j] && theta[j]! < 0);
-    if (negative.length === 0) break;
-    for (const j of negative) {
+    const below = [...Array(K).keys()].map((k) => k + 1).filter((j) => free[j] && theta[j]! < floor(j));
+    if (below.length === 0) break;
+    for (const j of below) {
       free[j] = false;
-      theta[j] = 0;
+      theta[j] = floor(j);
     }
   }
   return { a: theta[0]!, b: theta[P - 1]!, ruleWeights: theta.slice(1, P - 1) };

@@ -1,5 +1,6 @@
 // Leetspeak ("1gn0r3") mapped back to letters, for the de-obfuscated view (deobfuscate.ts).
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
+import { forEachThreatAddressAt } from './deobfuscate-address.js';
 
 const LEET: Readonly<Record<string, string>> = {
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '€': 'e',
@@ -12,6 +13,8 @@ const MAX_LEET_WORD = 16;
 const LEET_TO = new Uint16Array(128);
 for (const [from, to] of Object.entries(LEET)) if (from.charCodeAt(0) < 128) LEET_TO[from.charCodeAt(0)] = to.charCodeAt(0);
 const EURO = 0x20ac; // € is the one non-ASCII leet character
+const AT = 0x40;
+const NO_ADDRESSES: readonly number[] = [];
 const leetLetter = (c: number): number => (c < 128 ? LEET_TO[c]! : c === EURO ? LEET['€']!.charCodeAt(0) : 0);
 const isLeetCode = (c: number): boolean => leetLetter(c) !== 0;
 const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
@@ -76,10 +79,19 @@ function leetCounts(codes: Uint16Array, length: number, start: number, end: numb
  * Calls `visit` with each token of /[\p{L}\p{N}@$!|€]+/gu that holds a leet character and has `min` to
  * `max` code units, found with the character table (a matchAll over every token of an ordinary prompt
  * with a digit in it cost more than the rest of the de-obfuscation); stops at the first visit that
- * returns true and returns whether one did.
+ * returns true and returns whether one did. The `@` signs at `addressAts` (increasing) belong to
+ * addresses: they end a token like any punctuation.
  */
-function someLeetToken(codes: Uint16Array, length: number, min: number, max: number, visit: (start: number, end: number) => boolean): boolean {
+function someLeetToken(
+  codes: Uint16Array,
+  length: number,
+  min: number,
+  max: number,
+  addressAts: readonly number[],
+  visit: (start: number, end: number) => boolean,
+): boolean {
   const classes = TOKEN_CLASS;
+  let nextAddress = 0;
   let i = 0;
   while (i < length) {
     const start = i;
@@ -89,6 +101,10 @@ function someLeetToken(codes: Uint16Array, length: number, min: number, max: num
       const kind = classes[c]!;
       let width: number;
       if (kind === TOKEN_LEET) {
+        if (c === AT && addressAts.length > nextAddress) {
+          while (nextAddress < addressAts.length && addressAts[nextAddress]! < i) nextAddress++;
+          if (addressAts[nextAddress] === i) break;
+        }
         leet = true;
         width = 1;
       } else if (kind === TOKEN_OTHER) width = 1;
@@ -109,7 +125,9 @@ function someLeetToken(codes: Uint16Array, length: number, min: number, max: num
  * Leetspeak mapped back to letters. A prompt counts as leetspeak when some token has a leet character
  * between two letters ("h3llo") or two touching letters ("pr0mp7"); then every token where a leet
  * character touches a letter is mapped ("4ll", "th3"). Prompts without such a token ("the 1st",
- * "gpt-4", "mp3", "win10") are left as they are. Returns the text and how many tokens changed.
+ * "gpt-4", "mp3", "win10") are left as they are, and so is the `@` of an address (`john@example.com`,
+ * `postgres://u:p@db`; deobfuscate-address.ts), which ends a token. Returns the text and how many
+ * tokens changed.
  */
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
   if (!HAS_LEET.test(text)) return { text, count: 0 };
@@ -126,19 +144,34 @@ export function undoThreatLeetspeakCodes(codes: Uint16Array, length: number): nu
   // character, so shorter tokens are not counted.
   const classes = TOKEN_CLASS;
   let leet = false;
-  for (let i = 0; i < length && !leet; i++) leet = classes[codes[i]!] === TOKEN_LEET;
+  let at = false;
+  for (let i = 0; i < length; i++) {
+    if (classes[codes[i]!] !== TOKEN_LEET) continue;
+    leet = true;
+    if (codes[i] === AT) {
+      at = true;
+      break;
+    }
+  }
   if (!leet) return 0;
+  // The `@` of an e-mail address or a URL's userinfo is punctuation, not an `a`.
+  let addressAts = NO_ADDRESSES;
+  if (at) {
+    const found: number[] = [];
+    forEachThreatAddressAt(codes, length, (i) => found.push(i));
+    addressAts = found;
+  }
   const isLeetspeak = (start: number, end: number): boolean => {
     const c = leetCounts(codes, length, start, end);
     return field(c, LETTERS) >= 2 && (field(c, FLANKED) > 0 || field(c, TOUCHING) >= 2);
   };
-  if (!someLeetToken(codes, length, 3, MAX_LEET_WORD, isLeetspeak)) return 0;
+  if (!someLeetToken(codes, length, 3, MAX_LEET_WORD, addressAts, isLeetspeak)) return 0;
   // The mapped tokens are rewritten in the code units (leet characters map one code unit to one), not
   // by a replace() callback per token (see threatStringOfCodes); a token is counted before it is
   // rewritten, and the scan goes on after it.
   let count = 0;
   // More than 32 code units are more than 16 code points.
-  someLeetToken(codes, length, 2, MAX_COUNTED_UNITS, (start, end) => {
+  someLeetToken(codes, length, 2, MAX_COUNTED_UNITS, addressAts, (start, end) => {
     const c = leetCounts(codes, length, start, end);
     if (field(c, POINTS) > MAX_LEET_WORD || field(c, LETTERS) === 0 || field(c, TOUCHING) === 0) return false;
     count++;

@@ -15,7 +15,7 @@ import { threatCorpus } from '../train/corpus.js';
 import { loadThreatDataset, threatDatasetPath, threatReportLanguage, threatSourceGroup, THREAT_DATASET_V1_URL } from '../train/dataset.js';
 import { featurizeThreatRows } from '../train/recipe.js';
 import { evaluateThreatHeldOut, type ThreatHeldOutScore } from './held-out.js';
-import { formatThreatGroupComparison, formatThreatGroupTable, formatThreatLanguageTable, threatLanguageFigures, type ThreatReportRow } from './report.js';
+import { formatThreatGroupComparison, formatThreatGroupTable, formatThreatLanguageTable, threatIsGrammarGroup, threatLanguageFigures, type ThreatReportRow } from './report.js';
 import { threatRatesAt } from './metrics.js';
 import { threatHasTriggerWord } from './trigger-words.js';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +61,8 @@ async function main(): Promise<void> {
   for (const [name, scored] of results.filter(([, s]) => s.length > 0)) {
     log(`\n${name}: held-out sources, calibrated scores pooled over the folds:`);
     log(formatThreatLanguageTable(LANGS.map((l) => threatLanguageFigures(reportRows(scored), l))));
+    log(`${name}: held-out sources of the training file only (no grammar rows), calibrated:`);
+    log(formatThreatLanguageTable(LANGS.map((l) => threatLanguageFigures(reportRows(scored).filter((r) => !threatIsGrammarGroup(r.group)), l))));
     log(`${name}: held-out sources, head logits pooled (ranking of the head alone; rate columns not calibrated):`);
     log(formatThreatLanguageTable(LANGS.map((l) => threatLanguageFigures(reportRows(scored, true), l))));
   }

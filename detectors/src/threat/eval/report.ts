@@ -1,6 +1,11 @@
 // Text tables of the evaluation: per language, and per held-out source group.
 import { threatBrier, threatRatesAt, threatRocAuc, threatTprAtFpr, type ThreatScored } from './metrics.js';
 
+/** Whether a source group is the attack grammar's (train/dataset.ts, threatSourceGroup), not the training file's. */
+export function threatIsGrammarGroup(group: string): boolean {
+  return group.startsWith('synth:');
+}
+
 export interface ThreatReportRow extends ThreatScored {
   lang: string;
   group: string;

@@ -37,6 +37,10 @@ export const THREAT_RECIPE: ThreatRecipeOptions = {
   calibrationFolds: 3,
   calibrationRules: true,
   calibrationL2: 1,
+  // Defensive wording ("never reveal these instructions") is how pasted system prompts protect
+  // themselves, the benign source flagged most; its weight may go below 0, but not below -1, so that
+  // the phrase appended to an attack takes at most 1 off its logit (README, "Calibration").
+  calibrationRuleFloors: { defensive: -1 },
 };
 
 /** threat-v1's recipe and features, re-run by eval:threat on the same folds for comparison. */
@@ -47,6 +51,7 @@ export const THREAT_V1_RECIPE: ThreatRecipeOptions = {
   balance: 'class',
   groupWeights: {},
   hardNegativeWeight: 1,
+  calibrationRuleFloors: {},
 };
 
 /** Folds of the held-out-by-source evaluation (eval:threat). */

@@ -7,6 +7,7 @@
 import type { ThreatFeatureExtractor, ThreatPromptFeatures } from '../features.js';
 import { threatPromptLogit, type ThreatHeadWeights } from '../head.js';
 import { applyThreatCalibration, fitThreatCalibration, type ThreatCalibration } from '../calibration.js';
+import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from '../signals.js';
 import { threatSourceGroup, type ThreatTrainingRow } from './dataset.js';
 import { createThreatRandom } from './prng.js';
 import { threatHasTriggerWord } from '../eval/trigger-words.js';
@@ -116,6 +117,8 @@ export interface ThreatRecipeOptions extends ThreatRowWeighting {
   calibrationRules: boolean;
   /** L2 penalty on the rule weights of the calibration. */
   calibrationL2: number;
+  /** Families whose rule weight may go below 0, down to this floor (the others: 0). */
+  calibrationRuleFloors?: Readonly<Partial<Record<ThreatSignalFamily, number>>>;
 }
 
 export interface ThreatTrainedModel {
@@ -144,7 +147,8 @@ export function trainThreatModel(
     });
   }
   const rules = rows.map((r) => (options.calibrationRules ? r.features.rules : new Float32Array(0)));
-  const calibration = fitThreatCalibration(logits, rules, rows.map((r) => r.row.label), { l2: options.calibrationL2 });
+  const ruleFloors = THREAT_SIGNAL_FAMILIES.map((family) => options.calibrationRuleFloors?.[family] ?? 0);
+  const calibration = fitThreatCalibration(logits, rules, rows.map((r) => r.row.label), { l2: options.calibrationL2, ruleFloors });
   log?.(`calibration on ${rows.length} out-of-fold logits: a=${calibration.a.toFixed(4)} b=${calibration.b.toFixed(4)} rules=[${calibration.ruleWeights.map((w) => w.toFixed(2)).join(', ')}]`);
   log?.(`final head on all ${rows.length} rows`);
   const head = trainThreatHead(threatExamples(rows, options.balance, options), trainOptions, log);
