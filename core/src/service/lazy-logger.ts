@@ -59,8 +59,10 @@ class LazyChildLogger {
   }
   silent() {}
 
+  /** Still lazy when this one has written nothing: a sampled request's span id costs nothing until a line is logged. */
   child(bindings: Bindings, options?: ChildLoggerOptions): Logger {
-    return this.logger().child(bindings, options);
+    if (this.real || (options !== undefined && Object.keys(options).length > 0)) return this.logger().child(bindings, options);
+    return new LazyChildLogger(this.parent, { ...this.bindings, ...bindings }, this.options) as unknown as Logger;
   }
 }
 

@@ -58,6 +58,9 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   const source = options.source ?? `${hostname()}-${process.pid}`;
   const now = options.now ?? Date.now;
   const rollups = createUsageRollups();
+  // A set rather than the schema's safeParse: most calls carry no decision, and zod builds an error for each.
+  const decisions: ReadonlySet<string> = new Set(UsageDecision.options);
+  const isUsageDecision = (value: string | undefined): value is UsageDecision => value !== undefined && decisions.has(value);
   const calls = new WeakMap<object, CallUsage>();
   const unsent: UsageBatch[] = [];
   const stats = { counted: 0, batchesSent: 0, batchesDropped: 0 };
@@ -102,13 +105,13 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
     finish(request, end) {
       const call = calls.get(request);
       stats.counted++;
-      const decision = UsageDecision.safeParse(end.decision?.toUpperCase());
+      const decision = end.decision?.toUpperCase();
       rollups.add({
         tenantId: call?.tenantId ?? end.tenantId,
         providerId: call?.providerId ?? '',
         providerName: call?.providerName ?? '',
         model: call?.model ?? '',
-        decision: call?.inspected && decision.success ? decision.data : 'NONE',
+        decision: call?.inspected && isUsageDecision(decision) ? decision : 'NONE',
         inspected: call?.inspected ?? false,
         status: end.status,
         latencyMs: end.latencyMs,
