@@ -13,6 +13,7 @@ t.test('a short measurement reports latency, throughput and memory', async (t) =
   t.teardown(() => detector.close());
   const report = await measureThreatSpeed(detector, { latencyCalls: 40, concurrency: 2, throughputMs: 300, promptBytes: 2048 });
   t.ok(report.latency.p50Ms > 0 && report.latency.p50Ms <= report.latency.p99Ms);
+  t.ok(report.cpu.p50Ms > 0 && report.cpu.p50Ms <= report.cpu.p90Ms, 'CPU time per call');
   t.ok(report.throughput.calls > 0);
   t.ok(report.memory.rssMb > 0);
   t.match(formatThreatSpeed(report), /p50 .* ms, .*p99 .* ms/);

@@ -40,6 +40,8 @@ export const THREAT_SPEED_DEFAULTS: ThreatSpeedOptions = { latencyCalls: 2000, c
 export interface ThreatSpeedReport {
   promptBytes: number;
   latency: { calls: number; p50Ms: number; p90Ms: number; p99Ms: number; maxMs: number };
+  /** CPU time of this process per call one at a time (features, head and rules; µs resolution). */
+  cpu: { p50Ms: number; p90Ms: number };
   throughput: { concurrency: number; perSecond: number; calls: number };
   memory: { rssMb: number; maxRssMb: number; heapUsedMb: number };
   device: string;
@@ -59,12 +61,17 @@ export async function measureThreatSpeed(detector: ThreatDetector, options: Thre
 
   const prompts = Array.from({ length: options.latencyCalls }, (_, i) => request(i));
   const latencies: number[] = [];
+  const cpuTimes: number[] = [];
   for (const p of prompts) {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     await detector.detect(p);
     latencies.push(performance.now() - t0);
+    const cpu = process.cpuUsage(c0);
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
   }
   latencies.sort((a, b) => a - b);
+  cpuTimes.sort((a, b) => a - b);
 
   let calls = 0;
   const deadline = performance.now() + options.throughputMs;
@@ -82,6 +89,7 @@ export async function measureThreatSpeed(detector: ThreatDetector, options: Thre
   return {
     promptBytes: options.promptBytes,
     latency: { calls: latencies.length, p50Ms: quantile(latencies, 0.5), p90Ms: quantile(latencies, 0.9), p99Ms: quantile(latencies, 0.99), maxMs: latencies[latencies.length - 1]! },
+    cpu: { p50Ms: quantile(cpuTimes, 0.5), p90Ms: quantile(cpuTimes, 0.9) },
     throughput: { concurrency: options.concurrency, perSecond: calls / elapsed, calls },
     memory: { rssMb: memory.rss / 2 ** 20, maxRssMb: process.resourceUsage().maxRSS / 1024, heapUsedMb: memory.heapUsed / 2 ** 20 },
     device: detector.device,
@@ -94,6 +102,7 @@ export function formatThreatSpeed(report: ThreatSpeedReport): string {
   return [
     `threat detector ${report.modelVersion} on ${report.device}, ${report.promptBytes}-byte prompts`,
     `latency (one at a time, ${report.latency.calls} calls): p50 ${f(report.latency.p50Ms)} ms, p90 ${f(report.latency.p90Ms)} ms, p99 ${f(report.latency.p99Ms)} ms, max ${f(report.latency.maxMs)} ms`,
+    `CPU per call (one at a time): p50 ${f(report.cpu.p50Ms)} ms, p90 ${f(report.cpu.p90Ms)} ms (target p50 <= 0.25 ms for 2 KB)`,
     `throughput (${report.throughput.concurrency} in flight): ${report.throughput.perSecond.toFixed(0)} classifications/s (${report.throughput.calls} calls)`,
     `memory: RSS ${report.memory.rssMb.toFixed(0)} MB (peak ${report.memory.maxRssMb.toFixed(0)} MB), JS heap ${report.memory.heapUsedMb.toFixed(0)} MB`,
   ].join('\n');
