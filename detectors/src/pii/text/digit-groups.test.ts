@@ -31,3 +31,18 @@ t.test('many groups: every one indexed, in order', async (t) => {
   t.equal(text.slice(index.starts[4_999]!, index.ends[4_999]!), '4999');
   t.ok(index.gaps.every((gap) => gap === Gap.Space));
 });
+
+t.test('gaps of every length between groups (read by hand, then found by the regex scan): the same groups as /[0-9]+/g', async (t) => {
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  for (let n = 0; n < 2_000; n++) {
+    let text = '';
+    while (text.length < 200) {
+      const gap = Math.floor(random() * 40);
+      text += 'x٣ é'.repeat(10).slice(0, gap) + String(Math.floor(random() * 1e6)).slice(0, 1 + Math.floor(random() * 6));
+    }
+    if (random() < 0.5) text += 'tail without digits';
+    t.same(groups(text), text.match(/[0-9]+/g) ?? [], text);
+    if (t.passing() === false) break;
+  }
+});

@@ -31,6 +31,16 @@ t.test('secrets named by their key in configs and headers', async (t) => {
   t.same(keys('"client_secret": "Zq81mLw0Tn4vRb7yKc2xPd5s=="'), ['Zq81mLw0Tn4vRb7yKc2xPd5s=='], 'base64 padding kept');
 });
 
+t.test('a named secret or a Bearer far into a text, after prose the scan skips, in any ASCII case', async (t) => {
+  const prose = 'The quarterly report covers revenue, churn and support volume across all regions. ';
+  t.same(keys(`${prose.repeat(3)}api_key: 3f9a6b2c8d1e4f7a9b0c5d2e8f1a3b6c`), ['3f9a6b2c8d1e4f7a9b0c5d2e8f1a3b6c']);
+  t.same(keys(`${prose}Authorization: BeArEr Zq81mLw0Tn4vRb7yKc2xPd5s and ${prose}`), ['Zq81mLw0Tn4vRb7yKc2xPd5s']);
+  t.same(keys(`${prose}send BEARER Zq81mLw0Tn4vRb7yKc2xPd5s`), ['Zq81mLw0Tn4vRb7yKc2xPd5s']);
+  t.same(keys(`${prose}xbearer Zq81mLw0Tn4vRb7yKc2xPd5s`), [], 'bearer inside a word');
+  t.same(keys(`${prose}bеarer Zq81mLw0Tn4vRb7yKc2xPd5s`), [], 'a Cyrillic е is not an e');
+  t.same(keys(`${'a=b; '.repeat(50)}secret_token => Zq81mLw0Tn4vRb7yKc2xPd5s`), ['Zq81mLw0Tn4vRb7yKc2xPd5s'], 'after many separators');
+});
+
 t.test('"sk-" inside words, placeholders and non-secrets are not keys', async (t) => {
   for (const text of [
     'task-force-management-2024-final-report',
