@@ -22,16 +22,26 @@ function lineEnd(text: string, from: number): number {
 /** The header cells of a line, or undefined when it is not a header (digits, no separator, too long). */
 function headerCells(text: string, start: number, end: number): { cells: string[]; sep: number } | undefined {
   if (end - start > MAX_LINE || end === start) return undefined;
-  const counts = new Map<number, number>();
+  // Counted in a fixed array by the separator's place in SEPARATORS (every line of every text is read
+  // here; an includes() and a map update per character were 2 % of the gateway's inspection time).
+  const counts = new Int32Array(4);
+  const firstAt = new Int32Array(4);
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
     if (c >= 48 && c <= 57) return undefined;
-    if (SEPARATORS.includes(c)) counts.set(c, (counts.get(c) ?? 0) + 1);
+    const which = c === 44 ? 0 : c === 59 ? 1 : c === 9 ? 2 : c === 124 ? 3 : -1;
+    if (which < 0) continue;
+    if (counts[which] === 0) firstAt[which] = i;
+    counts[which]!++;
   }
-  let sep = -1;
-  let most = 0;
-  for (const [c, n] of counts) if (n > most) [sep, most] = [c, n];
-  if (sep === -1) return undefined;
+  // The most frequent separator; on a tie, the one seen first in the line.
+  let best = -1;
+  for (let k = 0; k < 4; k++) {
+    if (counts[k] === 0) continue;
+    if (best < 0 || counts[k]! > counts[best]! || (counts[k] === counts[best] && firstAt[k]! < firstAt[best]!)) best = k;
+  }
+  if (best < 0) return undefined;
+  const sep = SEPARATORS[best]!;
   const cells = text
     .slice(start, end)
     .split(String.fromCharCode(sep))
