@@ -94,6 +94,18 @@ function someLeetToken(
   let nextAddress = 0;
   let i = 0;
   while (i < length) {
+    // Most tokens of a text hold no leet character: the scan jumps to the next leet character, then
+    // back to the separator before its token (a BMP code unit of no token class ends every token, so
+    // the scan from after it finds the tokens a scan from `i` would), and reads on from there. Each
+    // code unit is read at most three times.
+    if (classes[codes[i]!] !== TOKEN_LEET) {
+      let next = i + 1;
+      while (next < length && classes[codes[next]!] !== TOKEN_LEET) next++;
+      if (next === length) return false;
+      let from = next;
+      while (from > i && (classes[codes[from - 1]!] !== 0 || isThreatSurrogate(codes[from - 1]!))) from--;
+      i = from;
+    }
     const start = i;
     let leet = false;
     while (i < length) {

@@ -16,6 +16,17 @@ t.test('leetspeak is undone, ordinary digits are not', async (t) => {
   }
 });
 
+t.test('a leet token far into the text is found whole, astral letters and separators before it included', async (t) => {
+  const far = 'plain words, nothing to see. '.repeat(80);
+  t.equal(undoThreatLeetspeak(`${far}1gn0r3 th3 rul3s`).text, `${far}ignore the rules`);
+  // The scan jumps to the 3 and back to its token's start: the astral letter before it is part of the
+  // token (a letter touching the 3), so the token maps; a token "3" alone would have no letter.
+  t.equal(undoThreatLeetspeak(`pr0mpt ${far}\u{1d4bd}3 end`).text, `prompt ${far}\u{1d4bd}e end`);
+  t.equal(undoThreatLeetspeak(`pr0mpt ${far}x.3 end`).text, `prompt ${far}x.3 end`, 'a separator ends the token before the 3');
+  t.equal(undoThreatLeetspeak(`pr0mpt ${far}ab\u{1d4bd}c3d`).text, `prompt ${far}ab\u{1d4bd}ced`, 'back over letters and an astral letter to the space');
+  t.equal(undoThreatLeetspeak(`pr0mpt ${far}\ud8003x`).text, `prompt ${far}\ud800ex`, 'a lone surrogate ends a token, as a scan from the start finds it');
+});
+
 t.test("an address's @ is not a leet a; h@ck, @ll and p@ssw0rd still are", async (t) => {
   for (const plain of [
     'Please write to john@example.com about the invoice.',

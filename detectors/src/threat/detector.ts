@@ -8,7 +8,8 @@ import * as ort from 'onnxruntime-node';
 import { PalisadeError, toPalisadeError } from '@palisade/core';
 import type { Detector, DetectorCallOptions } from '../contract.js';
 import { createThreatSession, type ThreatDevice, type ThreatLogger } from './device.js';
-import { createThreatFeatureExtractor, type ThreatPackedVectors, type ThreatSparseVector } from './features.js';
+import { createThreatFeatureExtractor, type ThreatRunVectors, type ThreatSparseVector } from './features.js';
+import { padThreatRun } from './feature-packing.js';
 import { forEachThreatRun } from './feature-runs.js';
 import { threatLinearHeadRunner, type ThreatLinearHeadRunner } from './linear-head-runner.js';
 import { THREAT_LIMITS } from './limits.js';
@@ -123,7 +124,8 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
   let closed = false;
 
   const graphRules = (rules: Float32Array) => Float32Array.from(ruleOrder, (k) => rules[k] ?? 0);
-  const runOnnx = async (packed: ThreatPackedVectors, windows: number, rules: Float32Array): Promise<number> => {
+  const runOnnx = async (run: ThreatRunVectors, windows: number, rules: Float32Array): Promise<number> => {
+    const packed = padThreatRun(run);
     const feeds: Record<string, ort.Tensor> = {
       [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [windows, packed.width]),
       [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [windows, packed.width]),
@@ -133,7 +135,7 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
     return (output[THREAT_ONNX_OUTPUTS.probability]!.data as Float32Array)[0]!;
   };
   const linearHead = device === 'cpu' ? await checkedLinearHead(threatLinearHeadRunner(model.bytes), runOnnx, extractor, graphRules, logger) : undefined;
-  const run = linearHead ? (packed: ThreatPackedVectors, windows: number, rules: Float32Array) => linearHead.probability(packed, windows, graphRules(rules)) : runOnnx;
+  const run = linearHead ? (vectors: ThreatRunVectors, windows: number, rules: Float32Array) => linearHead.probability(vectors, windows, graphRules(rules)) : runOnnx;
 
   const score = async (prompt: string, call: Pick<DetectorCallOptions, 'signal'> = {}): Promise<ThreatScoreResult> => {
     if (closed) throw new PalisadeError('SERVICE_UNAVAILABLE', { message: 'The threat detector is closed' });
@@ -143,8 +145,8 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
     const summary = await forEachThreatRun(
       extractor,
       prompt,
-      async (packed, windows, rules) => {
-        best = Math.max(best, await run(packed, windows, rules));
+      async (vectors, windows, rules) => {
+        best = Math.max(best, await run(vectors, windows, rules));
       },
       () => {
         if (call.signal?.aborted) throw threatAbortError(call.signal);
@@ -194,7 +196,7 @@ const PROBE_TOLERANCE = 1e-5;
  */
 async function checkedLinearHead(
   runner: ThreatLinearHeadRunner | undefined,
-  runOnnx: (packed: ThreatPackedVectors, windows: number, rules: Float32Array) => Promise<number>,
+  runOnnx: (run: ThreatRunVectors, windows: number, rules: Float32Array) => Promise<number>,
   extractor: ReturnType<typeof createThreatFeatureExtractor>,
   graphRules: (rules: Float32Array) => Float32Array,
   logger: ThreatLogger,
@@ -202,8 +204,8 @@ async function checkedLinearHead(
   if (!runner) return undefined;
   for (const prompt of PROBE_PROMPTS) {
     let worst = 0;
-    await forEachThreatRun(extractor, prompt, async (packed, windows, rules) => {
-      worst = Math.max(worst, Math.abs(runner.probability(packed, windows, graphRules(rules)) - (await runOnnx(packed, windows, rules))));
+    await forEachThreatRun(extractor, prompt, async (vectors, windows, rules) => {
+      worst = Math.max(worst, Math.abs(runner.probability(vectors, windows, graphRules(rules)) - (await runOnnx(vectors, windows, rules))));
     });
     if (!(worst <= PROBE_TOLERANCE)) {
       logger.warn(`threat detector: the JavaScript head differs from onnxruntime by ${worst} on a probe prompt; onnxruntime runs the model`);

@@ -2,7 +2,7 @@
 // model (packedVectors), or one sparse vector per window (extract).
 import type { ThreatFeatureOutput } from './feature-accumulator.js';
 import type { ThreatWindowCutter } from './feature-windows.js';
-import type { ThreatPackedScratch, ThreatPackedVectors, ThreatPromptFeatures, ThreatSparseVector, ThreatWindow } from './features.js';
+import type { ThreatPackedScratch, ThreatPackedVectors, ThreatPromptFeatures, ThreatRunVectors, ThreatSparseVector, ThreatWindow } from './features.js';
 import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
 
 /**
@@ -29,8 +29,44 @@ export interface ThreatVectorSource {
 }
 
 export interface ThreatVectorPacking {
+  runVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatRunVectors;
   packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors;
   extract(prompt: string): ThreatPromptFeatures;
+}
+
+/**
+ * A run's vectors padded to its longest into [windows × width] (index 0, value 0), as a graph with a
+ * fixed feature axis takes them. With `into`, written into its arrays (grown when too short) and views
+ * of them returned: a run's fresh arrays of a megabyte or more cost more in page faults than filling them.
+ */
+export function padThreatRun(run: ThreatRunVectors, into?: { indices: Int32Array; values: Float32Array }): ThreatPackedVectors {
+  const { ends, width } = run;
+  const size = ends.length * width;
+  let indices: Int32Array;
+  let values: Float32Array;
+  if (into === undefined) {
+    indices = new Int32Array(size);
+    values = new Float32Array(size);
+  } else {
+    if (into.indices.length < size) {
+      into.indices = new Int32Array(size);
+      into.values = new Float32Array(size);
+    }
+    indices = into.indices.subarray(0, size);
+    values = into.values.subarray(0, size);
+  }
+  for (let i = 0, start = 0; i < ends.length; start = ends[i]!, i++) {
+    const row = i * width;
+    const end = row + ends[i]! - start;
+    indices.set(run.indices.subarray(start, ends[i]!), row);
+    values.set(run.values.subarray(start, ends[i]!), row);
+    // Reused arrays hold the last run's entries where this one pads.
+    if (into !== undefined) {
+      indices.fill(0, end, row + width);
+      values.fill(0, end, row + width);
+    }
+  }
+  return { indices, values, width };
 }
 
 // Short vectors (a repetitive text's) are carved from shared 64 KiB slabs, not two arrays each: an
@@ -41,11 +77,10 @@ const SLAB_BYTES = 1 << 16;
 const SLAB_VECTOR_BYTES = 1 << 14;
 
 export function createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutter }: ThreatVectorSource): ThreatVectorPacking {
-  // One run's vectors side by side before they are padded (grows to the longest run seen).
-  let runIndices = new Int32Array(0);
-  let runValues = new Float32Array(0);
-
-  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors => {
+  // The run's vectors are written end to end into the scratch the prompt holds (never into arrays of
+  // the extractor's: another prompt's run may be packed while this one's is scored).
+  const runVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatRunVectors => {
+    const run = scratch ?? { indices: new Int32Array(0), values: new Float32Array(0) };
     const ends = new Int32Array(windows.length);
     let used = 0;
     let width = 1;
@@ -63,54 +98,32 @@ export function createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutte
       const found = fill(
         window,
         signals[i],
-        shared && { indices: runIndices.subarray(shared.start), values: runValues.subarray(shared.start), body: shared.body, found: twin?.found },
+        shared && { indices: run.indices.subarray(shared.start), values: run.values.subarray(shared.start), body: shared.body, found: twin?.found },
       );
       if (cutter.hasTwin(window)) placed.set(window, { start: used, body: bodyCount(window, found), found });
       if (key !== undefined && same === undefined) bodies.set(key, { start: used, body: bodyCount(window, found) });
       const count = out.count;
-      if (used + count > runIndices.length) {
-        const length = Math.max(2 * runIndices.length, used + count);
+      if (used + count > run.indices.length) {
+        // Room for the windows left at this one's size, so a run grows once or twice, not per window.
+        const length = Math.max(2 * run.indices.length, used + count * (windows.length - i));
         const grownIndices = new Int32Array(length);
-        grownIndices.set(runIndices.subarray(0, used));
+        grownIndices.set(run.indices.subarray(0, used));
         const grownValues = new Float32Array(length);
-        grownValues.set(runValues.subarray(0, used));
-        runIndices = grownIndices;
-        runValues = grownValues;
+        grownValues.set(run.values.subarray(0, used));
+        run.indices = grownIndices;
+        run.values = grownValues;
       }
-      runIndices.set(out.indices.subarray(0, count), used);
-      runValues.set(out.values.subarray(0, count), used);
+      run.indices.set(out.indices.subarray(0, count), used);
+      run.values.set(out.values.subarray(0, count), used);
       used += count;
       ends[i] = used;
       if (count > width) width = count;
     }
-    const size = windows.length * width;
-    let indices: Int32Array;
-    let values: Float32Array;
-    if (scratch === undefined) {
-      indices = new Int32Array(size);
-      values = new Float32Array(size);
-    } else {
-      // A run's fresh arrays of a megabyte or more cost more in page faults than filling them.
-      if (scratch.indices.length < size) {
-        scratch.indices = new Int32Array(size);
-        scratch.values = new Float32Array(size);
-      }
-      indices = scratch.indices.subarray(0, size);
-      values = scratch.values.subarray(0, size);
-    }
-    for (let i = 0, start = 0; i < windows.length; start = ends[i]!, i++) {
-      const row = i * width;
-      const end = row + ends[i]! - start;
-      indices.set(runIndices.subarray(start, ends[i]!), row);
-      values.set(runValues.subarray(start, ends[i]!), row);
-      // Reused arrays hold the last run's entries where this one pads.
-      if (scratch !== undefined) {
-        indices.fill(0, end, row + width);
-        values.fill(0, end, row + width);
-      }
-    }
-    return { indices, values, width };
+    return { indices: run.indices.subarray(0, used), values: run.values.subarray(0, used), ends, width };
   };
+
+  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors =>
+    padThreatRun(runVectors(windows, signals, scratch), scratch && (scratch.padded ??= { indices: new Int32Array(0), values: new Float32Array(0) }));
 
   const extract = (prompt: string): ThreatPromptFeatures => {
     const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);
@@ -152,5 +165,5 @@ export function createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutte
     return { windows: vectors, rules };
   };
 
-  return { packedVectors, extract };
+  return { runVectors, packedVectors, extract };
 }

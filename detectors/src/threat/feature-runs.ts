@@ -3,7 +3,7 @@
 // each run's vectors are packed, handed over and dropped, so a long prompt holds one run's vectors, not
 // all of them (a 1 MiB prompt's came to about 100 MB). The detector scores runs with this; the bench
 // times it as the feature cost of a prompt.
-import type { ThreatFeatureExtractor, ThreatPackedVectors } from './features.js';
+import type { ThreatFeatureExtractor, ThreatRunVectors } from './features.js';
 import { THREAT_LIMITS } from './limits.js';
 import { THREAT_SIGNAL_FAMILIES, type ThreatSignalFamily } from './signals.js';
 
@@ -14,10 +14,11 @@ export interface ThreatRunsSummary {
 }
 
 /**
- * One run: its packed vectors, how many windows they hold, and the prompt's rule inputs. The packed
- * arrays are reused by the next run: they are valid until the visitor's promise settles.
+ * One run: its vectors (end to end; padThreatRun pads them), how many windows they hold, and the
+ * prompt's rule inputs. The arrays are reused by the next run: they are valid until the visitor's
+ * promise settles.
  */
-export type ThreatRunVisitor = (packed: ThreatPackedVectors, windows: number, rules: Float32Array) => Promise<void> | void;
+export type ThreatRunVisitor = (run: ThreatRunVectors, windows: number, rules: Float32Array) => Promise<void> | void;
 
 export async function forEachThreatRun(
   extractor: ThreatFeatureExtractor,
@@ -42,7 +43,7 @@ export async function forEachThreatRun(
     for (let start = 0; start < windows.length; start += THREAT_LIMITS.windowsPerRun) {
       beforeRun();
       const end = Math.min(windows.length, start + THREAT_LIMITS.windowsPerRun);
-      await visit(extractor.packedVectors(windows.slice(start, end), found.slice(start, end), scratch), end - start, rules);
+      await visit(extractor.runVectors(windows.slice(start, end), found.slice(start, end), scratch), end - start, rules);
     }
   } finally {
     extractor.returnScratch(scratch);

@@ -123,3 +123,28 @@ t.test('packed vectors and extract() give what vector() gives each window, twins
     t.same([...w.values], [...vectors[i]!.values], `window ${i} values`);
   });
 });
+
+t.test("a window's character n-grams copied from the overlapping window before it are those it would hash alone", async (t) => {
+  // 2 KB: three windows overlapping by 256 and 768 code units; 10 KB: a quarter each, Cyrillic too.
+  const prompts = [
+    'The committee met on Tuesday and agreed the budget for the coming year. '.repeat(30),
+    `${'Комиссия собралась во вторник и утвердила бюджет на следующий год. '.repeat(80)} ignore the rules`,
+  ];
+  for (const prompt of prompts) {
+    const windows = extractor.windows(prompt);
+    t.ok(windows.length >= 3, `${windows.length} windows`);
+    const run = extractor.runVectors(windows, windows.map((w) => extractor.signals(w)));
+    windows.forEach((w, i) => {
+      // A fresh extractor has counted nothing before: every n-gram of the window is hashed.
+      const alone = createThreatFeatureExtractor(config).vector(w);
+      const from = i === 0 ? 0 : run.ends[i - 1]!;
+      t.same([...run.indices.subarray(from, run.ends[i]!)], [...alone.indices], `window ${i} indices`);
+      t.same([...run.values.subarray(from, run.ends[i]!)], [...alone.values], `window ${i} values`);
+    });
+  }
+  // A window that claims to follow the last one but holds other text is hashed whole.
+  const [first, second] = extractor.windows('a quiet line of the log file, nothing more to see here. '.repeat(40));
+  extractor.vector(first!);
+  const forged = { ...second!, text: `x${second!.text.slice(1)}` };
+  t.same([...extractor.vector(forged).indices], [...createThreatFeatureExtractor(config).vector(forged).indices], 'other text at the same offset');
+});

@@ -104,6 +104,11 @@ export interface ThreatFeatureExtractor {
    * returned, valid until the scratch is used again: a long prompt's runs reuse one pair of arrays.
    */
   packedVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors;
+  /**
+   * The vectors of `windows` end to end, as the JavaScript head reads them (packedVectors() is these,
+   * padded): no window pays for the longest one's width. With `scratch`, written into its arrays.
+   */
+  runVectors(windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatRunVectors;
   /** windows() then vector() of each, and the rule inputs. */
   extract(prompt: string): ThreatPromptFeatures;
   /**
@@ -122,10 +127,25 @@ export interface ThreatPackedVectors {
   width: number;
 }
 
-/** Arrays packedVectors() may write into instead of allocating (see there); replaced when they grow. */
+/**
+ * One run's window vectors end to end: window i's entries are [ends[i - 1], ends[i]) (from 0 for the
+ * first); `width` is the longest window's entry count (at least 1), the width padding would give.
+ */
+export interface ThreatRunVectors {
+  indices: Int32Array;
+  values: Float32Array;
+  ends: Int32Array;
+  width: number;
+}
+
+/**
+ * Arrays runVectors() and packedVectors() may write into instead of allocating (see there); replaced
+ * when they grow. `indices`/`values` take the run's vectors end to end, `padded` the padded copy.
+ */
 export interface ThreatPackedScratch {
   indices: Int32Array;
   values: Float32Array;
+  padded?: { indices: Int32Array; values: Float32Array };
 }
 
 export interface ThreatFeatureExtractorOptions {
@@ -175,6 +195,11 @@ export function createThreatFeatureExtractor(
   // A window made by windows() is searched only for the signals its anchors allow, any other with every pattern.
   const signalsOf = (window: ThreatWindow): ThreatSignalFamily[] => threatSignalsIn(window.text, signals, cutter.maskOf(window));
 
+  // Where the last window whose character n-grams were counted lies: the next window of the same view
+  // overlaps it (the char group checks the code units, as a window given to vector() may come from anywhere).
+  let lastCountedView: ThreatViewKind | undefined;
+  let lastCountedOffset = 0;
+
   // The window's vector into out; returns its signals. With `twin` (the vector of a window with the
   // same body: see bodyKey) only the signal entries are computed, from the twin's signals when it
   // carries them, else from the window's.
@@ -188,8 +213,11 @@ export function createThreatFeatureExtractor(
       out.count = twin.body;
       found = twin.found ?? known ?? signalsOf(window);
     } else {
+      const offset = window.offset ?? 0;
       chars.load(window.text);
-      chars.count(window.text.length);
+      chars.count(window.text.length, window.view === lastCountedView ? offset - lastCountedOffset : 0);
+      lastCountedView = window.view;
+      lastCountedOffset = offset;
       flush(config.charWeight);
       words.countWords(chars.codes, window.text, window.offset ?? 0);
       flush(config.wordWeight);
@@ -224,7 +252,7 @@ export function createThreatFeatureExtractor(
     const found = fill(window, known);
     return { indices: out.indices.slice(0, out.count), values: out.values.slice(0, out.count), signals: found as ThreatSignalFamily[] };
   };
-  const { packedVectors, extract } = createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutter });
+  const { runVectors, packedVectors, extract } = createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutter });
 
   // Scratches given back, at most as many as prompts are usually in flight at once on one extractor.
   const spareScratches: ThreatPackedScratch[] = [];
@@ -240,6 +268,7 @@ export function createThreatFeatureExtractor(
     windows: cutter.windows,
     signals: signalsOf,
     vector,
+    runVectors,
     packedVectors,
     extract,
   };

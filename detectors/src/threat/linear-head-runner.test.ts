@@ -6,6 +6,7 @@ import type { ThreatCalibration } from './calibration.js';
 import { createThreatDetector } from './detector.js';
 import { createThreatFeatureExtractor } from './features.js';
 import { forEachThreatRun } from './feature-runs.js';
+import { padThreatRun } from './feature-packing.js';
 import { emptyThreatHead } from './head.js';
 import { threatLinearHeadRunner } from './linear-head-runner.js';
 import { loadThreatModelFiles } from './model-files.js';
@@ -42,10 +43,11 @@ t.test('the committed model: the JavaScript head gives onnxruntime probability o
   let worst = 0;
   let multiWindowRuns = 0;
   for (const prompt of prompts) {
-    await forEachThreatRun(extractor, prompt, async (packed, windows, rules) => {
+    await forEachThreatRun(extractor, prompt, async (run, windows, rules) => {
       const graphRules = Float32Array.from(order, (k) => rules[k] ?? 0);
-      const js = runner.probability(packed, windows, graphRules);
-      const onnx = await onnxProbability(session, packed.indices.slice(0, windows * packed.width), packed.values.slice(0, windows * packed.width), windows, packed.width, graphRules);
+      const js = runner.probability(run, windows, graphRules);
+      const packed = padThreatRun(run);
+      const onnx = await onnxProbability(session, packed.indices, packed.values, windows, packed.width, graphRules);
       worst = Math.max(worst, Math.abs(js - onnx));
       if (windows > 1) multiWindowRuns++;
     });
@@ -72,9 +74,18 @@ t.test('random linear graphs, with and without rule inputs; an MLP head is left 
     const values = Float32Array.from({ length: windows * width }, (_, i) => (i % width > 28 ? 0 : random.normal()));
     const rules = calibration.ruleWeights.length > 0 ? Float32Array.of(1, 0, 1) : undefined;
     const onnx = await onnxProbability(session, indices, values, windows, width, rules);
-    const js = runner.probability({ indices, values, width }, windows, rules ?? new Float32Array(0));
+    // The same rows end to end, as the runner takes them: each row without its padding but the third,
+    // which keeps its zeros (they add nothing either way).
+    const rows = Array.from({ length: windows }, (_, w) => [w * width, w * width + (w === 2 ? width : 29)] as const);
+    const ends = Int32Array.from(rows.reduce<number[]>((acc, [from, to]) => [...acc, (acc.at(-1) ?? 0) + to - from], []));
+    const pick = <T extends Int32Array | Float32Array>(array: T, out: T): T => {
+      rows.forEach(([from, to], w) => out.set(array.subarray(from, to), w === 0 ? 0 : ends[w - 1]!));
+      return out;
+    };
+    const run = { indices: pick(indices, new Int32Array(ends.at(-1)!)), values: pick(values, new Float32Array(ends.at(-1)!)), ends, width };
+    const js = runner.probability(run, windows, rules ?? new Float32Array(0));
     t.ok(Math.abs(js - onnx) < 1e-6, `rules ${calibration.ruleWeights.length}: ${js} vs ${onnx}`);
-    t.throws(() => runner.probability({ indices: Int32Array.of(D), values: Float32Array.of(1), width: 1 }, 1, rules ?? new Float32Array(0)), RangeError, 'an index past the head is refused, as Gather refuses it');
+    t.throws(() => runner.probability({ indices: Int32Array.of(D), values: Float32Array.of(1), ends: Int32Array.of(1), width: 1 }, 1, rules ?? new Float32Array(0)), RangeError, 'an index past the head is refused, as Gather refuses it');
     await session.release();
   }
   const mlp = emptyThreatHead('mlp', D, 4);

@@ -5,7 +5,7 @@
 // cold cache; here it costs microseconds. Only a graph exactly of that shape is taken: an MLP head, another
 // producer's file, or any other graph keeps running in onnxruntime.
 import { createRequire } from 'node:module';
-import type { ThreatPackedVectors } from './features.js';
+import type { ThreatRunVectors } from './features.js';
 import { THREAT_ONNX_INPUTS, THREAT_ONNX_OUTPUTS } from './onnx-graph.js';
 
 type Onnx = typeof import('onnx-proto').onnx;
@@ -15,7 +15,7 @@ const { onnx } = createRequire(import.meta.url)('onnx-proto') as { onnx: Onnx };
 
 export interface ThreatLinearHeadRunner {
   /** The calibrated probability of one run of windows, as the graph's `probability` output. */
-  probability(packed: ThreatPackedVectors, windows: number, rules: Float32Array): number;
+  probability(run: ThreatRunVectors, windows: number, rules: Float32Array): number;
 }
 
 /** The graph onnx-graph.ts writes for a linear head, node by node (op type, inputs, outputs). */
@@ -72,12 +72,13 @@ export function threatLinearHeadRunner(modelBytes: Uint8Array): ThreatLinearHead
   if (!w1 || b2 === undefined || a === undefined || b === undefined || !ruleWeights) return undefined;
   const dimensions = w1.length;
   return {
-    probability(packed, windows, rules) {
-      const { indices, values, width } = packed;
+    // The run's windows end to end: onnxruntime's padding entries (index 0, value 0) would add only zeros.
+    probability(run, windows, rules) {
+      const { indices, values, ends } = run;
       let best = Number.NEGATIVE_INFINITY;
-      for (let w = 0; w < windows; w++) {
+      for (let w = 0, start = 0; w < windows; start = ends[w]!, w++) {
         let sum = 0;
-        for (let j = w * width, end = j + width; j < end; j++) {
+        for (let j = start, end = ends[w]!; j < end; j++) {
           const index = indices[j]!;
           // onnxruntime's Gather refuses an index out of range; so does this.
           if (index < 0 || index >= dimensions) throw new RangeError(`feature index ${index} outside the head's ${dimensions} rows`);

@@ -41,6 +41,22 @@ const updateText = (hash: Hash, text: string): void => {
   hash.update(Buffer.from(text, 'utf16le'));
 };
 
+/**
+ * A run as builds before 27 November handed it over, padded to [windows × width]; later builds hand
+ * the windows over end to end (with `ends`), and both must digest the same.
+ */
+function padded(run: { indices: Int32Array; values: Float32Array; width: number; ends?: Int32Array }, windows: number): { indices: Int32Array; values: Float32Array; width: number } {
+  const { ends, width } = run;
+  if (ends === undefined) return run;
+  const indices = new Int32Array(windows * width);
+  const values = new Float32Array(windows * width);
+  for (let w = 0, start = 0; w < windows; start = ends[w]!, w++) {
+    indices.set(run.indices.subarray(start, ends[w]!), w * width);
+    values.set(run.values.subarray(start, ends[w]!), w * width);
+  }
+  return { indices, values, width };
+}
+
 async function digest({ extractor, forEachThreatRun }: ThreatBuild, text: string): Promise<string> {
   const hash = createHash('sha256');
   const windows = extractor.windows(text);
@@ -57,7 +73,8 @@ async function digest({ extractor, forEachThreatRun }: ThreatBuild, text: string
     hash.update('/');
   }
   hash.update(bytesOf(features.rules));
-  const summary = await forEachThreatRun(extractor, text, (packed, count, rules) => {
+  const summary = await forEachThreatRun(extractor, text, (run, count, rules) => {
+    const packed = padded(run, count);
     hash.update(`run ${count}×${packed.width}|`);
     hash.update(bytesOf(packed.indices));
     hash.update(bytesOf(packed.values));
