@@ -125,7 +125,8 @@ export async function createThreatDetector(options: ThreatDetectorOptions = {}):
 
   const graphRules = (rules: Float32Array) => Float32Array.from(ruleOrder, (k) => rules[k] ?? 0);
   const runOnnx = async (run: ThreatRunVectors, windows: number, rules: Float32Array): Promise<number> => {
-    const packed = padThreatRun(run);
+    // Padded into the prompt's scratch: its arrays stay the prompt's until the run's promise settles.
+    const packed = padThreatRun(run, run.padInto);
     const feeds: Record<string, ort.Tensor> = {
       [THREAT_ONNX_INPUTS.indices]: new ort.Tensor('int32', packed.indices, [windows, packed.width]),
       [THREAT_ONNX_INPUTS.values]: new ort.Tensor('float32', packed.values, [windows, packed.width]),

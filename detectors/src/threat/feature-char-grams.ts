@@ -59,8 +59,6 @@ export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: num
     codes[n - 1] = 0x20;
   };
 
-  // Every table and constant is read into a local first: a closure's variables are loaded again on
-  // every iteration, which cost several times the hashing itself.
   // How many leading code units of the loaded window are the last ones of the window counted before,
   // `shift` code units on (0 when they differ or that window's code units are gone).
   const overlapOf = (length: number, shift: number): number => {
@@ -72,6 +70,8 @@ export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: num
     return overlap;
   };
 
+  // Every table and constant is read into a local first: a closure's variables are loaded again on
+  // every iteration, which cost several times the hashing itself.
   const count = (length: number, shift = 0): void => {
     const codes = grams.codes;
     const out = buckets;

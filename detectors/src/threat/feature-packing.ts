@@ -119,11 +119,15 @@ export function createThreatVectorPacking({ out, fill, bodyKey, bodyCount, cutte
       ends[i] = used;
       if (count > width) width = count;
     }
-    return { indices: run.indices.subarray(0, used), values: run.values.subarray(0, used), ends, width };
+    const vectors: ThreatRunVectors = { indices: run.indices.subarray(0, used), values: run.values.subarray(0, used), ends, width };
+    if (scratch !== undefined) vectors.padInto = scratch.padded ??= { indices: new Int32Array(0), values: new Float32Array(0) };
+    return vectors;
   };
 
-  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors =>
-    padThreatRun(runVectors(windows, signals, scratch), scratch && (scratch.padded ??= { indices: new Int32Array(0), values: new Float32Array(0) }));
+  const packedVectors = (windows: readonly ThreatWindow[], signals: readonly (readonly ThreatSignalFamily[])[], scratch?: ThreatPackedScratch): ThreatPackedVectors => {
+    const run = runVectors(windows, signals, scratch);
+    return padThreatRun(run, run.padInto);
+  };
 
   const extract = (prompt: string): ThreatPromptFeatures => {
     const rules = new Float32Array(THREAT_SIGNAL_FAMILIES.length);

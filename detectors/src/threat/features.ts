@@ -136,6 +136,8 @@ export interface ThreatRunVectors {
   values: Float32Array;
   ends: Int32Array;
   width: number;
+  /** The scratch's arrays for the padded copy (padThreatRun), when the run was written into a scratch. */
+  padInto?: { indices: Int32Array; values: Float32Array };
 }
 
 /**
