@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { randomBytes } from 'node:crypto';
-import { ConfigError, StoreConnectionError, installShutdown, migrate, startTelemetry } from '@palisade/core';
+import { ConfigError, StoreConnectionError, installShutdown, lowerHelperThreadsPriority, migrate, startTelemetry } from '@palisade/core';
 import { COMPONENTS, findComponent } from './components.js';
 import { portFor, type RunningComponent } from './components/definition.js';
 import { createContext } from './context.js';
@@ -71,6 +71,9 @@ async function start(names: string[], env: NodeJS.ProcessEnv = process.env): Pro
     await telemetry?.shutdown().catch(() => {});
     throw error;
   }
+  // Every component has started its threads: the ones that only help (V8's garbage-collection helpers,
+  // libuv's pool) run below the event loop, as the detector workers do already.
+  ctx.logger.debug({ threads: lowerHelperThreadsPriority(ctx.config.PALISADE_HELPER_THREADS_NICENESS) }, 'helper threads lowered below the event loop');
   warnOnUnreadEvents(names, ctx);
   installShutdown({ closers: [stopAll, () => ctx.close(), ...(telemetry ? [() => telemetry.shutdown()] : [])], log: (m) => ctx.logger.info(m) });
 }

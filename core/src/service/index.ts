@@ -8,3 +8,4 @@ export * from './request-stats.js';
 export { clientErrorOf, rawErrorResponse } from './client-errors.js';
 export * from './detector-service.js';
 export * from './backoff.js';
+export * from './thread-priority.js';

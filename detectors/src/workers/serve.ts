@@ -1,10 +1,8 @@
 // The worker side of a pool (pool.ts): lowers the thread's priority, starts the detector with the
 // pool's options, then runs the inputs the pool sends, one at a time (the pool hands a worker one
 // input at a time), and stops one when the pool cancels it.
-import { readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { isPalisadeError } from '@palisade/core';
+import { currentThreadId, isPalisadeError, lowerThreadPriority } from '@palisade/core';
 import type { WorkerFailure, WorkerReply, WorkerRequest, WorkerStart } from './protocol.js';
 
 export interface WorkerJob<Input, Result, Ready> {
@@ -20,17 +18,12 @@ function failure(error: unknown): WorkerFailure {
 
 /**
  * Lowers this thread's CPU priority, so that on a busy machine the event loop (I/O of every request)
- * runs before the worker. Linux allows a priority per thread: /proc/thread-self names this thread's
- * id. Elsewhere, or without permission, the thread keeps the process's priority.
+ * runs before the worker. Elsewhere than Linux, or without permission, the thread keeps the process's
+ * priority.
  */
 function lowerPriority(niceness: number): void {
-  if (niceness === 0 || process.platform !== 'linux') return;
-  try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Math.min(19, getPriority(tid) + niceness));
-  } catch {
-    // not permitted or no procfs: same priority as the event loop
-  }
+  const tid = currentThreadId();
+  if (tid !== undefined) lowerThreadPriority(tid, niceness);
 }
 
 /** Runs in a worker thread started by createWorkerPool; `setup` builds the detector from its options. */
