@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { createThreatWorkerPool, threatDetectorConfigFromEnv, withThreatModelDir, type ThreatDetector } from '@palisade/detectors';
+import type { ThreatDetector } from '@palisade/detectors';
 import { createLocalBundleAppliers, createSecretBox, loadCommonConfig, openDatabase, createStreams, type CommonConfig, type Database, type LocalBundleAppliers, type SecretBox, type Streams } from '@palisade/core';
 
 /**
@@ -41,11 +41,13 @@ export function createContext(env: NodeJS.ProcessEnv = process.env, logger?: Log
   return {
     bundleStoreToken: () => config.INTERNAL_SERVICE_TOKEN || processToken,
     threatDetector() {
-      if (!threat) {
+      // Imported here: a process without a component that scores prompts never loads the detectors.
+      threat ??= import('@palisade/detectors').then(async ({ createThreatWorkerPool, threatDetectorConfigFromEnv, withThreatModelDir }) => {
         const { device, modelPath, workers } = threatDetectorConfigFromEnv(env);
         // THREAT_MODEL_DIR's pretrained classifier, when set, is combined with the built-in model.
-        threat = createThreatWorkerPool({ device, workers, modelPath, logger: log }).then((pool) => withThreatModelDir(pool, env, { device, logger: log }));
-      }
+        const pool = await createThreatWorkerPool({ device, workers, modelPath, logger: log });
+        return withThreatModelDir(pool, env, { device, logger: log });
+      });
       return threat;
     },
     urls: {},

@@ -2,7 +2,7 @@
 // its changes to the data plane, and on-demand provider health checks (the background checks run in
 // the registry component).
 import type { Logger } from 'pino';
-import { ConfigError, createBundlePublisher, envBool, envEnum, envInt, envSecret, parseEnv, type Database, type LocalBundleAppliers, type PubSub, type SecretBox } from '@palisade/core';
+import { ConfigError, createBundlePublisher, envBool, envEnum, envInt, envSecret, parseEnv, type Database, type LocalBundleAppliers, type PubSub, type SecretBox, COMPONENT_PORTS } from '@palisade/core';
 import { createExternalIdentityProvider } from '../identity/external-identity.js';
 import type { IdentityProvider } from '../identity/identity-provider.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from '../registry/health-checker.js';
@@ -12,7 +12,7 @@ import { buildAdminApi, type AdminRouteModule } from './build-admin-api.js';
 import { standardRouteModules } from './standard-modules.js';
 
 /** The spec's port of the Admin API. */
-export const ADMIN_API_PORT = 8001;
+export const ADMIN_API_PORT = COMPONENT_PORTS['admin-api'];
 
 export const ADMIN_API_ENV = {
   /** Spec: true (default) = production, forwarded identity headers required. */

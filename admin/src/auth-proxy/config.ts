@@ -1,8 +1,8 @@
 // The authentication proxy's variables (README "Identity and login"). Names follow oauth2-proxy's
 // options where one exists, so a deployment can move between the two.
-import { envBool, envInt, envSecret, envString, envUrl, parseEnv } from '@palisade/core';
+import { envBool, envInt, envSecret, envString, envUrl, parseEnv, COMPONENT_PORTS } from '@palisade/core';
 
-export const AUTH_PROXY_PORT = 4180;
+export const AUTH_PROXY_PORT = COMPONENT_PORTS['auth-proxy'];
 
 export const AUTH_PROXY_ENV = {
   /** The OIDC issuer (discovery at <issuer>/.well-known/openid-configuration): ours, Keycloak's realm, Entra ID, Okta, Dex. */

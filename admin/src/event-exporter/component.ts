@@ -1,13 +1,13 @@
 // The event exporter as the CLI runs it (port 8091): configuration from the environment, the consumer
 // on the shared database and event stream, and a service with /health and /metrics.
-import { createService, envInt, parseEnv, type Database, type EnvValues, type SecretBox, type Service, type Streams } from '@palisade/core';
+import { createService, envInt, parseEnv, type Database, type EnvValues, type SecretBox, type Service, type Streams, COMPONENT_PORTS } from '@palisade/core';
 import type { Logger } from 'pino';
 import { createExporterConsumer, type ExporterConsumer } from './consumer.js';
 import { createFileLocks } from './file-sink.js';
 import { createExporterMetrics } from './metrics.js';
 import { createExporterTester, type ExporterTester } from './tester.js';
 
-export const EVENT_EXPORTER_PORT = 8091;
+export const EVENT_EXPORTER_PORT = COMPONENT_PORTS['event-exporter'];
 
 export const EVENT_EXPORTER_ENV = {
   /** Pause between polls of the event stream when it has nothing more. */

@@ -1,7 +1,7 @@
 // The IdP's variables (README "Identity and login").
-import { envBool, envInt, envSecret, envString, envUrl, parseEnv } from '@palisade/core';
+import { envBool, envInt, envSecret, envString, envUrl, parseEnv, COMPONENT_PORTS } from '@palisade/core';
 
-export const IDP_PORT = 8080;
+export const IDP_PORT = COMPONENT_PORTS.idp;
 
 export const IDP_ENV = {
   /** The issuer: the URL browsers and the proxy reach the IdP at (discovery is at /.well-known/openid-configuration). */

@@ -1,13 +1,13 @@
 // The registry as the CLI (and end-to-end tests) run it: the app, the bundle publisher that carries
 // its changes to the data plane, and the background health checks.
 import type { Logger } from 'pino';
-import { createBundlePublisher, parseEnv, type Database, type EventStream, type LocalBundleAppliers, type PubSub, type SecretBox } from '@palisade/core';
+import { createBundlePublisher, parseEnv, type Database, type EventStream, type LocalBundleAppliers, type PubSub, type SecretBox, COMPONENT_PORTS } from '@palisade/core';
 import { createEventWriterComponent } from '../event-writer/component.js';
 import { registerEventWriterMetrics } from '../event-writer/metrics.js';
 import { buildRegistry } from './build-registry.js';
 import { createHealthChecker, HEALTH_CHECK_ENV } from './health-checker.js';
 
-export const REGISTRY_PORT = 8000;
+export const REGISTRY_PORT = COMPONENT_PORTS.registry;
 
 export interface RegistryComponentDeps {
   db: Database;

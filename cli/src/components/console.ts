@@ -1,7 +1,7 @@
 // The security console and its login: the Admin UI server, the OpenID Connect identity provider and
 // the authentication proxy in front of both (the last two only with AUTH_PROXY_ENABLED=true in `all`).
-import { AUTH_PROXY_PORT, createAuthProxyComponent, createIdpComponent, IDP_PORT } from '@palisade/admin';
-import { buildUiServer, DEFAULT_WEB_ROOT, loadUiEnv, UI_PORT } from '@palisade/ui';
+// Each package is imported when its component starts (components/definition.ts says why).
+import { COMPONENT_PORTS } from '@palisade/core';
 import { portFor, serve, type ComponentDefinition } from './definition.js';
 
 /** The spec's switch: AUTH_PROXY_ENABLED=true puts the login in front of the Admin API. */
@@ -11,9 +11,10 @@ function loginEnabled(env: NodeJS.ProcessEnv): boolean {
 
 export const UI: ComponentDefinition = {
   name: 'ui',
-  port: UI_PORT,
+  port: COMPONENT_PORTS.ui,
   description: 'Admin UI: the security console (the built single-page app; /api/* forwarded to the Admin API)',
   async start(ctx, port, host) {
+    const { buildUiServer, DEFAULT_WEB_ROOT, loadUiEnv } = await import('@palisade/ui');
     // In one process the Admin API's actual address is known; alone, ADMIN_API_URL says it.
     const adminApiUrl = ctx.env.ADMIN_API_URL || ctx.urls['admin-api'] || loadUiEnv(ctx.env).ADMIN_API_URL!;
     const { app } = buildUiServer({ webRoot: DEFAULT_WEB_ROOT, adminApiUrl, logger: ctx.logger });
@@ -24,7 +25,7 @@ export const UI: ComponentDefinition = {
 
 export const AUTH_PROXY: ComponentDefinition = {
   name: 'auth-proxy',
-  port: AUTH_PROXY_PORT,
+  port: COMPONENT_PORTS['auth-proxy'],
   inAll: loginEnabled,
   description: 'authentication proxy: OIDC login and sessions in front of the Admin UI and API (oauth2-proxy compatible headers)',
   async start(ctx, port, host) {
@@ -38,6 +39,7 @@ export const AUTH_PROXY: ComponentDefinition = {
       ...(ctx.urls.ui || ctx.urls['admin-api'] ? { AUTH_PROXY_UPSTREAM: ctx.urls.ui ?? ctx.urls['admin-api'] } : {}),
       ...ctx.env,
     };
+    const { createAuthProxyComponent } = await import('@palisade/admin');
     const proxy = createAuthProxyComponent({ env, logger: ctx.logger });
     const running = await serve(proxy.app, port, host);
     const email = ctx.env.ADMIN_USER_EMAIL ?? 'admin@palisade.localhost';
@@ -48,7 +50,7 @@ export const AUTH_PROXY: ComponentDefinition = {
 
 export const IDP: ComponentDefinition = {
   name: 'idp',
-  port: IDP_PORT,
+  port: COMPONENT_PORTS.idp,
   inAll: loginEnabled,
   description: 'OpenID Connect identity provider: login forms, users of the Admin API, tokens for the authentication proxy',
   async start(ctx, port, host) {
@@ -57,6 +59,7 @@ export const IDP: ComponentDefinition = {
     const proxyPort = portFor(AUTH_PROXY, ctx.env);
     const callbacks = proxyPort ? { IDP_REDIRECT_URIS: `http://localhost:${proxyPort}/oauth2/callback,http://127.0.0.1:${proxyPort}/oauth2/callback` } : {};
     const env = { IDP_ISSUER: `http://localhost:${port}`, ...callbacks, ...ctx.env };
+    const { createIdpComponent } = await import('@palisade/admin');
     const idp = await createIdpComponent({ db: await ctx.database(), secrets: ctx.secrets(), env, logger: ctx.logger });
     const admin = await idp.start();
     if (admin.created) ctx.logger.info({ component: 'idp', email: admin.email }, `initial administrator ${admin.email} created (change its password after the first login)`);

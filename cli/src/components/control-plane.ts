@@ -1,15 +1,16 @@
 // The control plane's servers: the Profiles Registry (with the demo's providers), the policy bundle
 // store, the Admin API and the Event Exporter.
-import { ADMIN_API_PORT, createAdminApiComponent, createEventExporterComponent, createRegistryComponent, EVENT_EXPORTER_PORT, REGISTRY_PORT } from '@palisade/admin';
-import { BUNDLE_STORE_PORT, buildBundleStore, createBundleRepository, createDatabaseBundleSource, envBool, listen, parseEnv } from '@palisade/core';
+// Each package is imported when its component starts (components/definition.ts says why).
+import { COMPONENT_PORTS, buildBundleStore, createBundleRepository, createDatabaseBundleSource, envBool, listen, parseEnv } from '@palisade/core';
 import { seedDemo } from '../demo.js';
 import { serve, type ComponentDefinition } from './definition.js';
 
 export const REGISTRY: ComponentDefinition = {
   name: 'registry',
-  port: REGISTRY_PORT,
+  port: COMPONENT_PORTS.registry,
   description: 'Profiles Registry: providers, profiles, API keys, match; publishes the policy bundle; runs the event writer',
   async start(ctx, port, host) {
+    const { createRegistryComponent } = await import('@palisade/admin');
     const streams = await ctx.streams();
     const registry = createRegistryComponent({
       db: await ctx.database(),
@@ -33,7 +34,7 @@ export const REGISTRY: ComponentDefinition = {
 
 export const BUNDLE_STORE: ComponentDefinition = {
   name: 'bundle-store',
-  port: BUNDLE_STORE_PORT,
+  port: COMPONENT_PORTS['bundle-store'],
   description: 'policy bundle store: serves the bundle the registry built (ETag = revision)',
   async start(ctx, port, host) {
     const source = createDatabaseBundleSource(createBundleRepository(await ctx.database()));
@@ -46,9 +47,10 @@ export const BUNDLE_STORE: ComponentDefinition = {
 
 export const ADMIN_API: ComponentDefinition = {
   name: 'admin-api',
-  port: ADMIN_API_PORT,
+  port: COMPONENT_PORTS['admin-api'],
   description: 'Admin API: every resource, roles and tenants, audit log, security events, dashboard, retention; /docs',
   async start(ctx, port, host) {
+    const { createAdminApiComponent } = await import('@palisade/admin');
     const streams = await ctx.streams();
     const api = createAdminApiComponent({ db: await ctx.database(), pubsub: streams.pubsub, appliers: ctx.bundleAppliers, secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
     await api.start();
@@ -58,9 +60,10 @@ export const ADMIN_API: ComponentDefinition = {
 
 export const EVENT_EXPORTER: ComponentDefinition = {
   name: 'event-exporter',
-  port: EVENT_EXPORTER_PORT,
+  port: COMPONENT_PORTS['event-exporter'],
   description: 'Event Exporter: security events to syslog, CEF, webhook, Kafka and files',
   async start(ctx, port, host) {
+    const { createEventExporterComponent } = await import('@palisade/admin');
     const exporter = createEventExporterComponent({ db: await ctx.database(), streams: await ctx.streams(), secrets: ctx.secrets(), env: ctx.env, logger: ctx.logger });
     await exporter.start();
     const url = await listen(exporter.service.app, { port, host });

@@ -1,14 +1,14 @@
 // The data plane: the bundled mock LLM (the quickstart's upstream) and the inspecting gateway.
-import { ConfigError } from '@palisade/core';
-import { createGatewayComponent, createInspectionDetectors, GATEWAY_PORT, loadGatewayConfig } from '@palisade/gateway';
-import { createMockLlm } from '@palisade/mock-llm';
+// Each package is imported when its component starts (components/definition.ts says why).
+import { COMPONENT_PORTS, ConfigError } from '@palisade/core';
 import { serve, type ComponentDefinition } from './definition.js';
 
 export const MOCK_LLM: ComponentDefinition = {
   name: 'mock-llm',
-  port: 8070,
+  port: COMPONENT_PORTS['mock-llm'],
   description: 'bundled mock LLM upstream (every vendor format) for the quickstart and tests',
   async start(_ctx, port, host) {
+    const { createMockLlm } = await import('@palisade/mock-llm');
     const mock = createMockLlm();
     const url = await mock.listen(port, host);
     return { url, close: () => mock.close() };
@@ -17,9 +17,10 @@ export const MOCK_LLM: ComponentDefinition = {
 
 export const GATEWAY: ComponentDefinition = {
   name: 'gateway',
-  port: GATEWAY_PORT,
+  port: COMPONENT_PORTS.gateway,
   description: 'the inspecting gateway: routes and proxies LLM calls',
   async start(ctx, port, host) {
+    const { createGatewayComponent, createInspectionDetectors, loadGatewayConfig } = await import('@palisade/gateway');
     // In one process the bundle store's actual address is known; alone, BUNDLE_STORE_URL says it.
     const bundleStore = ctx.urls['bundle-store'];
     const env = bundleStore && !ctx.env.BUNDLE_STORE_URL ? { ...ctx.env, BUNDLE_STORE_URL: bundleStore } : ctx.env;

@@ -1,5 +1,9 @@
 // What a component of `palisade` is: a name, the port of the spec's component table and how to start
 // it with the process's shared context; and the small steps every component's start shares.
+//
+// A definition names its package only inside start() (a dynamic import): a process loads the packages
+// of the components it runs, not all of them. Loading every package made each gateway twice the live
+// heap it needs (70 MB against 33 MB after start-up), and a major collection marks all of it.
 import { envInt, listen, parseEnv, type Service } from '@palisade/core';
 import type { ComponentContext } from '../context.js';
 

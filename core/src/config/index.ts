@@ -1,2 +1,3 @@
 export * from './env.js';
 export * from './common.js';
+export * from './ports.js';

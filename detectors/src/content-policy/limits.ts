@@ -1,6 +1,7 @@
 // Size limits of the content policy service (README.md, "Limits"). They bound memory and time per
 // request: RE2 keeps matching linear in the text, these keep the factor small. One object, so that the
 // package root can re-export it without clashing with other detectors' limits.
+import { COMPONENT_PORTS } from '@palisade/core';
 
 export const CONTENT_POLICY_LIMITS = Object.freeze({
   /** Longest text evaluated, in UTF-16 code units (1 MiB of ASCII). Longer: 400. */
@@ -23,7 +24,7 @@ export const CONTENT_POLICY_LIMITS = Object.freeze({
 });
 
 /** The port of the spec's component table. */
-export const CONTENT_POLICY_PORT = 8089;
+export const CONTENT_POLICY_PORT = COMPONENT_PORTS['content-policy'];
 
 /** Compiled policy sets one evaluator keeps (least recently used dropped first). */
 export const DEFAULT_COMPILED_POLICY_CACHE_SIZE = 64;

@@ -1,5 +1,6 @@
+import { COMPONENT_PORTS } from '@palisade/core';
 /** The Content Safety service's port (spec, "Components"). */
-export const CONTENT_SAFETY_SERVICE_PORT = 8088;
+export const CONTENT_SAFETY_SERVICE_PORT = COMPONENT_PORTS['content-safety'];
 
 /** The guard model asked for when CONTENT_SAFETY_MODEL_NAME is unset (spec: a 4B generative guard model). */
 export const CONTENT_SAFETY_DEFAULT_MODEL = 'Qwen/Qwen3Guard-Gen-4B';

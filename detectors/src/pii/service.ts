@@ -1,11 +1,11 @@
 // The PII Detector service (spec: port 8084): POST /api/v1/detect around the in-process detector, on the
 // shared service base (health, readiness, metrics, catalogue errors, X-Internal-Token).
-import { buildDetectorService, type DetectorServiceOptions, type Service } from '@palisade/core';
+import { buildDetectorService, type DetectorServiceOptions, type Service, COMPONENT_PORTS } from '@palisade/core';
 import type { PiiDetector } from './detector.js';
 import { PII_MAX_TEXT_BYTES, type PiiDetectRequest } from './schema.js';
 import { createPiiWorkerDetector } from './worker-pool.js';
 
-export const PII_DETECTOR_PORT = 8084;
+export const PII_DETECTOR_PORT = COMPONENT_PORTS.pii;
 export const PII_DETECT_PATH = '/api/v1/detect';
 /**
  * The body may be larger than the text limit (JSON escapes, a system prompt), so fastify's own limit is

@@ -1,8 +1,9 @@
 // The threat detector's constants: its port (spec: Threat Detector, 8090), paths and input bounds.
 
 import { availableParallelism } from 'node:os';
+import { COMPONENT_PORTS } from '@palisade/core';
 
-export const THREAT_DETECTOR_PORT = 8090;
+export const THREAT_DETECTOR_PORT = COMPONENT_PORTS.threat;
 export const THREAT_DETECT_PATH = '/api/v1/detect';
 export const THREAT_DEVICE_INFO_PATH = '/api/v1/device-info';
 

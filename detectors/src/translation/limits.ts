@@ -1,5 +1,6 @@
+import { COMPONENT_PORTS } from '@palisade/core';
 /** The Translation Service's port (spec, "Components"). */
-export const TRANSLATION_SERVICE_PORT = 8087;
+export const TRANSLATION_SERVICE_PORT = COMPONENT_PORTS.translation;
 
 export const TRANSLATION_LIMITS = Object.freeze({
   /** Characters of one translate call (a prompt the gateway inspects; larger ones are cut by the caller). */

@@ -1,10 +1,10 @@
 // The Normalizer service (spec: Request Normalizer, port 8081): POST /api/v1/normalize around the
 // in-process normalizer, so the gateway's HTTP and in-process wirings run the same code.
 import { z } from 'zod';
-import { buildDetectorService, type DetectorServiceOptions, type Service } from '@palisade/core';
+import { buildDetectorService, type DetectorServiceOptions, type Service, COMPONENT_PORTS } from '@palisade/core';
 import type { Normalizer } from './normalize.js';
 
-export const NORMALIZER_PORT = 8081;
+export const NORMALIZER_PORT = COMPONENT_PORTS.normalizer;
 export const NORMALIZE_PATH = '/api/v1/normalize';
 
 export const NORMALIZER_LIMITS = Object.freeze({

@@ -1,7 +1,7 @@
 // The gateway (port 8085): POST /chat and POST on any other path (an SDK pointed straight at the
 // gateway), routed by the in-memory snapshot and proxied to the provider's backend.
 import type { Logger } from 'pino';
-import { activeTracer, createService, type Cache, type Service } from '@palisade/core';
+import { activeTracer, createService, type Cache, type Service, COMPONENT_PORTS } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import type { EventEmitter } from '../events/index.js';
 import type { RequestInspector } from '../pipeline/request-inspector.js';
@@ -15,7 +15,7 @@ import { limitConnections, methodNotAllowed } from './connections.js';
 import { createProxyHandler } from './proxy.js';
 import { tenantOf } from './request-info.js';
 
-export const GATEWAY_PORT = 8085;
+export const GATEWAY_PORT = COMPONENT_PORTS.gateway;
 
 export interface GatewayDeps {
   config: GatewayConfig;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import fastifyStatic from '@fastify/static';
 import httpProxy from '@fastify/http-proxy';
-import { createService, envInt, envUrl, parseEnv, type Service } from '@palisade/core';
+import { createService, envInt, envUrl, parseEnv, type Service, COMPONENT_PORTS } from '@palisade/core';
 
-export const UI_PORT = 4200;
+export const UI_PORT = COMPONENT_PORTS.ui;
 
 export const UI_ENV = {
   UI_PORT: envInt(1, 65535, UI_PORT),

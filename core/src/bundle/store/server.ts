@@ -6,8 +6,9 @@ import { PalisadeError } from '../../errors/palisade-error.js';
 import { createService, type Service, type ServiceOptions } from '../../service/create-service.js';
 import { BUNDLE_HTTP_PATH } from '../bundle.js';
 import type { BundleSource, StoredBundle } from './source.js';
+import { COMPONENT_PORTS } from '../../config/ports.js';
 
-export const BUNDLE_STORE_PORT = 9000;
+export const BUNDLE_STORE_PORT = COMPONENT_PORTS['bundle-store'];
 /** OPA's bundle resource for the `default` bundle under the `policies` service prefix. */
 export const BUNDLE_PATH = BUNDLE_HTTP_PATH;
 /** `{revision}` only: a cheap poll target. */
