@@ -1,7 +1,8 @@
-// JSONPath evaluation for one compiled mapping: one jsonpath-plus instance, every path parsed up front
-// (parsed path arrays and filter scripts are cached by jsonpath-plus itself, keyed by the path string),
-// each match with its exact location in the body.
+// JSONPath evaluation for one compiled mapping: the preset forms by a compiled walk (compiled-path.ts),
+// every other path by one jsonpath-plus instance (parsed path arrays and filter scripts are cached by
+// jsonpath-plus itself, keyed by the path string); each match with its exact location in the body.
 import { JSONPath } from 'jsonpath-plus';
+import { compilePath, type CompiledPath } from './compiled-path.js';
 import { decodePointer, type JsonPointer } from './json-pointer.js';
 
 /** A value a path matched, and where. */
@@ -15,7 +16,12 @@ export type PathQuery = (path: string | null, body: unknown) => Match[];
 
 /** Parses `paths` now (fills jsonpath-plus's path cache, fails early on a broken path string). */
 export function createPathQuery(paths: Iterable<string>): PathQuery {
-  for (const path of paths) JSONPath.toPathArray(path);
+  // null: jsonpath-plus evaluates it. Filled up front, and for a path first seen at query time.
+  const compiled = new Map<string, CompiledPath | null>();
+  for (const path of paths) {
+    JSONPath.toPathArray(path);
+    compiled.set(path, compilePath(path) ?? null);
+  }
   const engine = JSONPath({
     path: '$',
     json: null,
@@ -31,6 +37,12 @@ export function createPathQuery(paths: Iterable<string>): PathQuery {
 
   return (path, body) => {
     if (!path || body === null || body === undefined) return [];
+    let walk = compiled.get(path);
+    if (walk === undefined) {
+      walk = compilePath(path) ?? null;
+      compiled.set(path, walk);
+    }
+    if (walk !== null) return walk(body);
     (engine as unknown as { json: unknown }).json = body; // read by `@root` in filters
     let found: unknown;
     try {
