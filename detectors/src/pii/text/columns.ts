@@ -52,9 +52,10 @@ function headerCells(text: string, start: number, end: number): { cells: string[
 export function createColumnHeaders(text: string): ColumnHeaders {
   let header: { cells: string[]; sep: number } | undefined;
   let lineStart = 0;
-  let end = lineEnd(text, 0);
+  let end = -1;
   let field = 0;
   let scanned = 0;
+  let started = false;
   const enterLine = (start: number) => {
     lineStart = start;
     end = lineEnd(text, start);
@@ -63,9 +64,14 @@ export function createColumnHeaders(text: string): ColumnHeaders {
     if (end === start || end - start > MAX_LINE) header = undefined;
     else header = headerCells(text, start, end) ?? header;
   };
-  enterLine(0);
   return {
     nameAt(pos) {
+      // The first line is read on the first question, not before: most texts never ask (a line of
+      // prose with commas would be split into "cells" for nothing).
+      if (!started) {
+        started = true;
+        enterLine(0);
+      }
       if (pos < scanned) return undefined;
       while (pos > end) enterLine(end + 1);
       if (!header || end - lineStart > MAX_LINE) return undefined;
