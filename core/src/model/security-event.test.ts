@@ -9,6 +9,7 @@ import {
   SecurityEvent,
   SecurityEventQuery,
   createSecurityEvent,
+  createSecurityEvents,
   isSuppressible,
 } from './security-event.js';
 import { issuePaths, parseOk } from '../testing/model.js';
@@ -69,6 +70,26 @@ t.test('createSecurityEvent fills id, timestamp and severity', async (t) => {
   const explicit = createSecurityEvent({ trace_id: 't', event_type: 'PII_DETECTED', tenant_id: 'a', severity: 'LOW' });
   t.equal(explicit.severity, 'LOW');
   t.throws(() => createSecurityEvent({ trace_id: 't', event_type: 'PII_DETECTED', tenant_id: 'a', jailbreak_score: 1.5 }));
+});
+
+t.test('createSecurityEvents: the events of one decision validate their shared inspection once, with the same records', async (t) => {
+  const now = new Date('2025-03-01T10:00:00.000Z');
+  const inspection = [
+    { detector: 'threat' as const, side: 'request' as const, status: 'ok' as const, score: 0.2, threshold: 0.5, latency_ms: 0.4 },
+    { detector: 'pii' as const, side: 'request' as const, status: 'ok' as const, findings: 1 },
+  ];
+  const drafts = [
+    { id: '00000000-0000-4000-8000-000000000001', trace_id: 't', event_type: 'PII_DETECTED' as const, tenant_id: 'a', reasons: ['pii'] },
+    { id: '00000000-0000-4000-8000-000000000002', trace_id: 't', event_type: 'REQUEST_SANITIZED' as const, tenant_id: 'a', severity: 'LOW' as const },
+  ];
+  const events = createSecurityEvents(drafts, inspection, now);
+  t.same(events, drafts.map((draft) => createSecurityEvent({ ...draft, inspection }, now)));
+  t.same(Object.keys(events[0]!), Object.keys(createSecurityEvent({ ...drafts[0]!, inspection }, now)), 'the same key order: the stored JSON is the same');
+  t.not(events[0]!.inspection, events[1]!.inspection, 'each event has its own list');
+  t.equal(events[0]!.inspection[1]!.model_version, null, 'the checks get their defaults');
+  t.throws(() => createSecurityEvents(drafts, [{ ...inspection[0]!, score: 2 }], now), 'a bad check is refused');
+  t.throws(() => createSecurityEvents([{ ...drafts[0]!, jailbreak_score: 1.5 }], inspection, now), 'a bad event is refused');
+  t.same(createSecurityEvents([], [{ ...inspection[0]!, score: 2 }], now), [], 'no events, nothing to validate');
 });
 
 t.test('the event record', async (t) => {

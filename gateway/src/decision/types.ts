@@ -145,7 +145,7 @@ export type DecisionSanitize = z.infer<typeof DecisionSanitize>;
 
 /**
  * A security event the decision implies: the decision's part of core's SecurityEvent draft. The
- * pipeline adds trace, tenant, provider, prompt and latency, then filterEvents() and createSecurityEvent().
+ * pipeline adds trace, tenant, provider, prompt and latency, then filterEvents() and createSecurityEvents().
  */
 export const DecisionEvent = z.object({
   event_type: EventType,

@@ -1,7 +1,7 @@
 // The decision point's event drafts (or events the pipeline adds itself: PROVIDER_ERROR, RATE_LIMIT, …)
 // plus what the pipeline knows of the request → core SecurityEvents, all with the request's trace id
 // and one timestamp (spec, Security events rule 3).
-import { createSecurityEvent, SECRET_PII_TYPES, type InspectionCheck, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
+import { createSecurityEvents, SECRET_PII_TYPES, type InspectionCheck, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
 import { detectPii } from '@palisade/detectors';
 import type { DecisionEvent } from '../decision/types.js';
 import { filterEvents } from '../decision/filter-events.js';
@@ -117,23 +117,21 @@ export function buildSecurityEvents(
     model: clipNullable(context.model, MAX.model),
     user_prompt: context.user_prompt ? promptForEvents(context.user_prompt, context.mask_pii_types) : (context.user_prompt ?? null),
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
-    inspection: context.inspection ?? [],
   };
-  return kept.map((part) =>
-    createSecurityEvent(
-      {
-        ...shared,
-        event_type: part.event_type,
-        ...(part.severity === undefined ? {} : { severity: part.severity }),
-        action: clipNullable(part.action, MAX.action),
-        decision: part.decision ?? null,
-        reasons: part.reasons ?? [],
-        jailbreak_score: part.jailbreak_score ?? null,
-        pii_entities: (part.pii_entities ?? []).map((e) => (SECRET_TYPES.has(e.type as PiiType) ? { ...e, value: e.masked } : e)),
-        categories: part.categories ?? [],
-        policy_ids: part.policy_ids ?? [],
-      },
-      now,
-    ),
+  return createSecurityEvents(
+    kept.map((part) => ({
+      ...shared,
+      event_type: part.event_type,
+      ...(part.severity === undefined ? {} : { severity: part.severity }),
+      action: clipNullable(part.action, MAX.action),
+      decision: part.decision ?? null,
+      reasons: part.reasons ?? [],
+      jailbreak_score: part.jailbreak_score ?? null,
+      pii_entities: (part.pii_entities ?? []).map((e) => (SECRET_TYPES.has(e.type as PiiType) ? { ...e, value: e.masked } : e)),
+      categories: part.categories ?? [],
+      policy_ids: part.policy_ids ?? [],
+    })),
+    context.inspection ?? [],
+    now,
   );
 }
