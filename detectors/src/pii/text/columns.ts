@@ -52,10 +52,11 @@ function headerCells(text: string, start: number, end: number): { cells: string[
 export function createColumnHeaders(text: string): ColumnHeaders {
   let header: { cells: string[]; sep: number } | undefined;
   let lineStart = 0;
+  // Before the first line: the first question reads it, not the constructor, since most texts never
+  // ask (a line of prose with commas would be split into "cells" for nothing).
   let end = -1;
   let field = 0;
   let scanned = 0;
-  let started = false;
   const enterLine = (start: number) => {
     lineStart = start;
     end = lineEnd(text, start);
@@ -66,12 +67,6 @@ export function createColumnHeaders(text: string): ColumnHeaders {
   };
   return {
     nameAt(pos) {
-      // The first line is read on the first question, not before: most texts never ask (a line of
-      // prose with commas would be split into "cells" for nothing).
-      if (!started) {
-        started = true;
-        enterLine(0);
-      }
       if (pos < scanned) return undefined;
       while (pos > end) enterLine(end + 1);
       if (!header || end - lineStart > MAX_LINE) return undefined;
