@@ -12,10 +12,12 @@ import { TRACED_SCENARIOS, type ScenarioName, type ScenarioOutcome } from './rep
 import { BODY, INSPECTED_BODY, spec } from './requests.js';
 import { runScenario, type Measurement } from './scenario.js';
 import { log, startBare, startMock, startOtlpSink, startStack } from './stack.js';
+import { measureTracingPair } from './tracing-pair.js';
 
 export async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOutcome> {
   const started: Child[] = []; // this scenario's processes, stopped before the next scenario
   let dataDir: string | undefined;
+  const extraDirs: string[] = [];
   try {
     const mock = await startMock(started);
     if (name === 'direct') return { name, ...(await measure(name, mock.url, options)) };
@@ -29,21 +31,27 @@ export async function runOne(name: ScenarioName, options: Options): Promise<Scen
     // Off is off even when this shell exports OTEL_* variables.
     const tracingEnv = traced ? await startOtlpSink(started) : { OTEL_TRACES_EXPORTER: 'none' };
     const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir, tracingEnv);
+    // A traced scenario's cost is judged against an untraced twin on the same upstream (tracing-pair.ts).
+    let twinDataDir: string | undefined;
+    const twin = traced ? await startStack(started, mock.url, (twinDataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'))), inspect, undefined, { OTEL_TRACES_EXPORTER: 'none' }) : undefined;
+    if (twinDataDir) extraDirs.push(twinDataDir);
     const pid = stack.child.pid;
     const before = readMemory(pid);
     const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true, pid);
     const after = readMemory(pid);
     const heapAfterGc = await readHeap(stack.url).catch((error: unknown) => void log(`${name}: no heap figure: ${String(error)}`));
     if (stack.child.exited() !== undefined) throw childFailure(stack.child, `exited (${stack.child.exited()}) during the run`);
+    const tracingPair = twin ? await measureTracingPair({ url: twin.url, pid: twin.child.pid }, { url: stack.url, pid }, options, inspect ? INSPECTED_BODY : BODY) : undefined;
+    if (tracingPair) log(`${name}: paired with its untraced twin over ${tracingPair.rounds.length} alternating rounds: ${tracingPair.onRps.toFixed(0)} ÷ ${tracingPair.offRps.toFixed(0)} req/s`);
     const soak = name === 'inspected' && options.soakSec > 0 ? await runSoak(spec(stack.url, options, INSPECTED_BODY), Math.max(1, Math.round(measured.measurement.rps / 2)), options.soakSec, log, pid) : undefined;
-    return { name, ...measured, memory: { pid, before, after, ...(heapAfterGc ? { heapAfterGc } : {}) }, ...(soak ? { soak } : {}) };
+    return { name, ...measured, memory: { pid, before, after, ...(heapAfterGc ? { heapAfterGc } : {}) }, ...(soak ? { soak } : {}), ...(tracingPair ? { tracingPair } : {}) };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`${name}: could not run: ${message}`);
     return { name, error: message };
   } finally {
     for (const child of started.reverse()) await child.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    for (const dir of [dataDir, ...extraDirs]) if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -23,6 +23,7 @@ export function renderReport(report: Report): string {
       lines.push(`  ${LABELS[cost.scenario].padEnd(34)} req/s ÷ off ${fmt(cost.throughputRatio, 3).padStart(6)}   target ${cost.target}  ${cost.met ? 'met' : 'MISSED'}`);
       const cpu = cost.cpuMsPerRequest;
       if (cpu) lines.push(`  ${''.padEnd(34)} gateway CPU per call ${fmt(cpu.off, 3)} ms off, ${fmt(cpu.on, 3)} ms on (${signed(((cpu.on - cpu.off) / cpu.off) * 100)} %)`);
+      if (cost.rounds) lines.push(`  ${''.padEnd(34)} ${cost.rounds.length} rounds side by side, on ÷ off: ${cost.rounds.map((r) => fmt(r.onRps / r.offRps, 3)).join(', ')}`);
     }
   }
   if (notes.length > 0) lines.push('', 'problems:', ...notes.map((note) => `  ${note}`));

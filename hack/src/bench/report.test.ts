@@ -141,3 +141,20 @@ t.test('tracing cost: traced ÷ untraced throughput, at least 0.95', async (t) =
   t.same(tracingCosts([outcomes[0]!, { name: 'gateway-traced', measurement: m(7_000, 5, 10, { errors: 2 }) }]), [], 'a run with errors is not compared');
   t.equal(buildReport([outcomes[0]!], config, times).tracing, undefined, 'nothing without the traced twin');
 });
+
+t.test('tracing cost measured side by side: the totals of the alternating rounds decide, not the separate runs', async (t) => {
+  const rounds = [
+    { offRps: 5_000, onRps: 4_900 },
+    { offRps: 4_000, onRps: 3_880 },
+  ];
+  const outcomes: ScenarioOutcome[] = [
+    { name: 'gateway', measurement: m(9_000, 5, 10) },
+    { name: 'gateway-traced', measurement: m(6_000, 5, 10), tracingPair: { rounds, offRps: 4_500, onRps: 4_390, cpuMsPerRequest: { off: 0.2, on: 0.21 }, failures: 0 } },
+  ];
+  t.same(tracingCosts(outcomes), [
+    { scenario: 'gateway-traced', throughputRatio: 0.976, cpuMsPerRequest: { off: 0.2, on: 0.21 }, rounds, target: '>= 0.95', met: true },
+  ]);
+  t.match(renderReport(buildReport(outcomes, config, times)), /2 rounds side by side, on ÷ off: 0\.980, 0\.970/);
+  const failed: ScenarioOutcome = { name: 'gateway-traced', measurement: m(6_000, 5, 10), tracingPair: { rounds, offRps: 4_500, onRps: 4_390, failures: 1 } };
+  t.same(tracingCosts([outcomes[0]!, failed]), [], 'a pair with a failed round is not judged');
+});

@@ -4,6 +4,7 @@ import type { StageSplit } from './metrics-scrape.js';
 import type { HeapSample, SoakResult } from './heap.js';
 import type { Memory } from './processes.js';
 import type { Measurement } from './scenario.js';
+import type { TracingPair, TracingPairRound } from './tracing-pair.js';
 
 export const SCENARIOS = ['direct', 'bare', 'gateway', 'gateway-traced', 'inspected', 'inspected-traced'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -28,6 +29,8 @@ export interface TracingCost {
   throughputRatio: number;
   /** The gateway process's CPU per call, ms, off and on (when read). */
   cpuMsPerRequest?: { off: number; on: number };
+  /** Each alternating round's req/s, when the pair was measured side by side. */
+  rounds?: TracingPairRound[];
   target: string;
   met: boolean;
 }
@@ -59,6 +62,8 @@ export interface ScenarioOutcome {
   stages?: StageSplit[];
   /** CPU of the gateway process (all its threads) per call over the flat-out run, ms. */
   cpuMsPerRequest?: number;
+  /** A traced scenario alternated with its untraced twin (tracing-pair.ts): the figures its cost is judged by. */
+  tracingPair?: TracingPair;
 }
 
 /** How `other` compares with the bare proxy. */
@@ -187,23 +192,42 @@ export function buildReport(
   return report;
 }
 
-/** Traced ÷ untraced throughput of each pair that both ran without errors. */
+/**
+ * Traced ÷ untraced throughput of each traced scenario: from its alternating rounds with an untraced
+ * twin when it has them (tracing-pair.ts), else from the two scenarios' own runs; not judged when
+ * either side had errors.
+ */
 export function tracingCosts(outcomes: readonly ScenarioOutcome[]): TracingCost[] {
   const costs: TracingCost[] = [];
   for (const [traced, plain] of Object.entries(TRACED_SCENARIOS) as Array<[keyof typeof TRACED_SCENARIOS, ScenarioName]>) {
     const onOutcome = outcomes.find((o) => o.name === traced);
+    const pair = onOutcome?.tracingPair;
+    if (pair) {
+      if (pair.failures > 0 || pair.offRps <= 0) continue;
+      costs.push(tracingCost(traced, pair.onRps / pair.offRps, pair.cpuMsPerRequest, pair.rounds));
+      continue;
+    }
     const offOutcome = outcomes.find((o) => o.name === plain);
     const on = onOutcome?.measurement;
     const off = offOutcome?.measurement;
     if (!on || !off || off.rps <= 0 || problems(on).length > 0 || problems(off).length > 0) continue;
-    const throughputRatio = round(on.rps / off.rps, 3);
     const cpu =
-      onOutcome?.cpuMsPerRequest !== undefined && offOutcome?.cpuMsPerRequest !== undefined
-        ? { cpuMsPerRequest: { off: round(offOutcome.cpuMsPerRequest, 4), on: round(onOutcome.cpuMsPerRequest, 4) } }
-        : {};
-    costs.push({ scenario: traced, throughputRatio, ...cpu, target: `>= ${TRACING_MIN_THROUGHPUT_RATIO}`, met: throughputRatio >= TRACING_MIN_THROUGHPUT_RATIO });
+      onOutcome?.cpuMsPerRequest !== undefined && offOutcome?.cpuMsPerRequest !== undefined ? { off: offOutcome.cpuMsPerRequest, on: onOutcome.cpuMsPerRequest } : undefined;
+    costs.push(tracingCost(traced, on.rps / off.rps, cpu));
   }
   return costs;
+}
+
+function tracingCost(scenario: keyof typeof TRACED_SCENARIOS, ratio: number, cpu: { off: number; on: number } | undefined, rounds?: TracingPairRound[]): TracingCost {
+  const throughputRatio = round(ratio, 3);
+  return {
+    scenario,
+    throughputRatio,
+    ...(cpu ? { cpuMsPerRequest: { off: round(cpu.off, 4), on: round(cpu.on, 4) } } : {}),
+    ...(rounds ? { rounds: rounds.map((r) => ({ offRps: round(r.offRps, 1), onRps: round(r.onRps, 1) })) } : {}),
+    target: `>= ${TRACING_MIN_THROUGHPUT_RATIO}`,
+    met: throughputRatio >= TRACING_MIN_THROUGHPUT_RATIO,
+  };
 }
 
 function verdict(outcome: ScenarioOutcome, bare: Measurement | undefined, bareSerial: Measurement | undefined, targets: Targets): GatewayVerdict {

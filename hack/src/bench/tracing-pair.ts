@@ -1,0 +1,88 @@
+// The cost of tracing measured as a pair: the traced gateway and an untraced twin run side by side on
+// one upstream, and the load alternates between them in short rounds (off, on, on, off, off, on, ...).
+// Run one after the other, the two scenarios were minutes apart, and this machine's speed moved by more
+// than the 5 % to be judged in that time (single-run ratios of one build ranged from 0.84 to 1.14);
+// alternating rounds give the drift to both sides alike.
+import type { Options } from './options.js';
+import { readCpuSeconds } from './processes.js';
+import { spec } from './requests.js';
+import { runScenario, type Measurement } from './scenario.js';
+
+export interface TracingPairRound {
+  offRps: number;
+  onRps: number;
+}
+
+/** Both sides' totals over every round: req/s and, when read, the gateway process's CPU per call. */
+export interface TracingPair {
+  rounds: TracingPairRound[];
+  offRps: number;
+  onRps: number;
+  cpuMsPerRequest?: { off: number; on: number };
+  /** Any round of either side with errors or non-2xx answers (the pair is then not judged). */
+  failures: number;
+}
+
+export interface PairSide {
+  url: string;
+  pid: number | undefined;
+}
+
+/** Rounds of the pair: enough to alternate the order twice, each round long enough for a steady load. */
+export const TRACING_PAIR_ROUNDS = 8;
+const MIN_ROUND_SEC = 2;
+
+interface SideTotals {
+  requests: number;
+  seconds: number;
+  cpuSeconds: number;
+  cpuRead: boolean;
+}
+
+/**
+ * Warms both gateways, then `rounds` rounds of `options.durationSec / rounds` seconds per side (at
+ * least 2 s), the order reversed every round so that a steady drift of the machine's speed weighs on
+ * both sides alike.
+ */
+export async function measureTracingPair(off: PairSide, on: PairSide, options: Options, body: string, rounds = TRACING_PAIR_ROUNDS): Promise<TracingPair> {
+  const roundSec = Math.max(MIN_ROUND_SEC, Math.round(options.durationSec / rounds));
+  for (const side of [off, on]) await runScenario({ ...spec(side.url, options, body), durationSec: options.warmupSec, warmupSec: 0 });
+  const totals = { off: emptyTotals(), on: emptyTotals() };
+  const results: TracingPairRound[] = [];
+  let failures = 0;
+  const segment = async (side: PairSide, into: SideTotals): Promise<Measurement> => {
+    const cpuBefore = readCpuSeconds(side.pid);
+    const m = await runScenario({ ...spec(side.url, options, body), durationSec: roundSec, warmupSec: 0 });
+    const cpuAfter = readCpuSeconds(side.pid);
+    into.requests += m.requests;
+    into.seconds += m.durationSec;
+    if (cpuBefore !== undefined && cpuAfter !== undefined) into.cpuSeconds += cpuAfter - cpuBefore;
+    else into.cpuRead = false;
+    if (m.errors > 0 || m.non2xx > 0) failures++;
+    return m;
+  };
+  for (let round = 0; round < rounds; round++) {
+    let offM: Measurement;
+    let onM: Measurement;
+    if (round % 2 === 0) {
+      offM = await segment(off, totals.off);
+      onM = await segment(on, totals.on);
+    } else {
+      onM = await segment(on, totals.on);
+      offM = await segment(off, totals.off);
+    }
+    results.push({ offRps: offM.rps, onRps: onM.rps });
+  }
+  const rps = (t: SideTotals) => (t.seconds > 0 ? t.requests / t.seconds : 0);
+  const cpuMs = (t: SideTotals) => (t.requests > 0 ? (t.cpuSeconds * 1000) / t.requests : Number.NaN);
+  const cpuRead = totals.off.cpuRead && totals.on.cpuRead;
+  return {
+    rounds: results,
+    offRps: rps(totals.off),
+    onRps: rps(totals.on),
+    ...(cpuRead ? { cpuMsPerRequest: { off: cpuMs(totals.off), on: cpuMs(totals.on) } } : {}),
+    failures,
+  };
+}
+
+const emptyTotals = (): SideTotals => ({ requests: 0, seconds: 0, cpuSeconds: 0, cpuRead: true });
