@@ -11,7 +11,7 @@ import { clipForGuard } from './guard-text.js';
 import { isSizeRefusal } from './inspection-limits.js';
 import type { profilePolicies } from './profile-policies.js';
 import type { SkipText } from './proof-of-inspection.js';
-import { runDetector } from './run-detector.js';
+import { runDetector, withDetectorDeadline, type DetectorDeadline } from './run-detector.js';
 
 /** A detector not run, with one of the fixed texts its proof of inspection records as an id. */
 export const skipped = (reason: SkipText): DetectorOutcome<never> => ({ status: 'skipped', reason });
@@ -38,7 +38,8 @@ export async function detectRequest(
   const sizeRefusals = { rethrow: isSizeRefusal };
 
   const safety = profile.content_safety;
-  const threatOf = (prompt: string) =>
+  // Started while the translation is out, the threat model gets the whole timeout of its own from then.
+  const threatOf = (prompt: string, deadline: DetectorDeadline | number = timeoutMs) =>
     runDetector(
       (signal, traceContext) =>
         detectors.threat!.detect(
@@ -49,49 +50,51 @@ export async function detectRequest(
           },
           { ...call, signal, traceContext },
         ),
-      timeoutMs,
+      deadline,
       { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'threat' },
     );
-  const [threat, pii, contentPolicy, contentSafety] = await Promise.all([
-    !profile.threat_detection.enabled
-      ? skipped('threat detection is off in the profile')
-      : detectors.threat
-        ? typeof forThreat === 'string'
-          ? threatOf(forThreat)
-          : forThreat.then(threatOf)
-        : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
-    !profile.pii.enabled
-      ? skipped('PII detection is off in the profile')
-      : runDetector(
-          (signal, traceContext) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal, traceContext }),
-          timeoutMs,
-          { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'pii' },
-        ),
-    policies.length === 0
-      ? skipped('no active content policy in the profile')
-      : runDetector(
-          (signal, traceContext) =>
-            detectors.contentPolicy.detect(
-              { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
-              { ...call, signal, traceContext },
-            ),
-          timeoutMs,
-          { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'content_policy' },
-        ),
-    !safety.enabled
-      ? skipped('content safety is off in the profile')
-      : normalized.normalized.trim() === ''
-        ? skipped('no prompt text to check')
+  const [threat, pii, contentPolicy, contentSafety] = await withDetectorDeadline(timeoutMs, (deadline) =>
+    Promise.all([
+      !profile.threat_detection.enabled
+        ? skipped('threat detection is off in the profile')
+        : detectors.threat
+          ? typeof forThreat === 'string'
+            ? threatOf(forThreat, deadline)
+            : forThreat.then((prompt) => threatOf(prompt))
+          : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
+      !profile.pii.enabled
+        ? skipped('PII detection is off in the profile')
+        : runDetector(
+            (signal, traceContext) => detectors.pii.detect({ text: normalized.normalized, language: normalized.language, types: profile.pii.types, direction: 'input' }, { ...call, signal, traceContext }),
+            deadline,
+            { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'pii' },
+          ),
+      policies.length === 0
+        ? skipped('no active content policy in the profile')
         : runDetector(
             (signal, traceContext) =>
-              detectors.contentSafety.detect(
-                { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
+              detectors.contentPolicy.detect(
+                { text: normalized.normalized, scope: 'input', language: normalized.language, revision: request.snapshot.revision, policies },
                 { ...call, signal, traceContext },
               ),
-            timeoutMs,
-            { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'content_safety' },
+            deadline,
+            { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'content_policy' },
           ),
-  ]);
+      !safety.enabled
+        ? skipped('content safety is off in the profile')
+        : normalized.normalized.trim() === ''
+          ? skipped('no prompt text to check')
+          : runDetector(
+              (signal, traceContext) =>
+                detectors.contentSafety.detect(
+                  { text: clipForGuard(normalized.normalized), blocked_categories: safety.blocked_categories, role: 'prompt' },
+                  { ...call, signal, traceContext },
+                ),
+              deadline,
+              { ...sizeRefusals, tracer: tracer, parent: request.traceContext, detector: 'content_safety' },
+            ),
+    ]),
+  );
 
   return { threat, pii, contentPolicy, contentSafety };
 }

@@ -24,7 +24,7 @@ import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
 import { profilePolicies } from './profile-policies.js';
 import { observeOutcomes, type InspectionTimings } from './inspection-timings.js';
-import { runDetector } from './run-detector.js';
+import { runDetector, withDetectorDeadline } from './run-detector.js';
 import { skipped } from './detect.js';
 import { traceEmission } from './request-inspector.js';
 import { formatInspectionHeader, inspectionChecks } from './proof-of-inspection.js';
@@ -187,44 +187,46 @@ async function detectInAnswer(detectors: InspectionDetectors, request: ScanRespo
   const span = (detector: string) => ({ tracer, parent: request.traceContext, detector });
   const policies = profilePolicies(profile, request.snapshot, 'response');
   const guardResponses = contentSafetyOnResponses(profile);
-  const [pii, contentPolicy, contentSafety] = await Promise.all([
-    settings.pii_mode === 'disabled'
-      ? skipped('response PII scanning is disabled')
-      : runDetector(
-          (signal, traceContext) =>
-            detectors.pii.detect(
-              { text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
-              { ...call, signal, traceContext },
-            ),
-          timeoutMs,
-          span('pii'),
-        ),
-    policies.length === 0
-      ? skipped('no active response content policy in the profile')
-      : runDetector(
-          (signal, traceContext) => detectors.contentPolicy.detect({ text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
-          timeoutMs,
-          span('content_policy'),
-        ),
-    !guardResponses
-      ? skipped('content safety on responses is off in the profile')
-      : text.trim() === ''
-        ? skipped('no answer text to check')
+  const [pii, contentPolicy, contentSafety] = await withDetectorDeadline(timeoutMs, (deadline) =>
+    Promise.all([
+      settings.pii_mode === 'disabled'
+        ? skipped('response PII scanning is disabled')
         : runDetector(
             (signal, traceContext) =>
-              detectors.contentSafety.detect(
-                {
-                  text: clipForGuard(text),
-                  blocked_categories: guardResponses.blockedCategories,
-                  role: 'response',
-                  ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
-                },
+              detectors.pii.detect(
+                { text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
                 { ...call, signal, traceContext },
               ),
-            timeoutMs,
-            span('content_safety'),
+            deadline,
+            span('pii'),
           ),
-  ]);
+      policies.length === 0
+        ? skipped('no active response content policy in the profile')
+        : runDetector(
+            (signal, traceContext) => detectors.contentPolicy.detect({ text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
+            deadline,
+            span('content_policy'),
+          ),
+      !guardResponses
+        ? skipped('content safety on responses is off in the profile')
+        : text.trim() === ''
+          ? skipped('no answer text to check')
+          : runDetector(
+              (signal, traceContext) =>
+                detectors.contentSafety.detect(
+                  {
+                    text: clipForGuard(text),
+                    blocked_categories: guardResponses.blockedCategories,
+                    role: 'response',
+                    ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
+                  },
+                  { ...call, signal, traceContext },
+                ),
+              deadline,
+              span('content_safety'),
+            ),
+    ]),
+  );
   return { pii, content_policy: contentPolicy, content_safety: contentSafety };
 }
 

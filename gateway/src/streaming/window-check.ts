@@ -6,7 +6,7 @@ import { decideFailSafe, type DecisionInput, type ResponseDecisionResult } from 
 import { skipped } from '../pipeline/detect.js';
 import type { InspectionDetectors } from '../pipeline/detectors.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
-import { runDetector } from '../pipeline/run-detector.js';
+import { runDetector, withDetectorDeadline } from '../pipeline/run-detector.js';
 import type { InspectionOutcomes } from '../pipeline/proof-of-inspection.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { maskedSpans, type MaskSpan } from './holdback.js';
@@ -58,14 +58,16 @@ export function createWindowCheck(detectors: Pick<InspectionDetectors, 'pii' | '
   const call = { traceId: context.traceId };
   const types = settings.pii_types.length ? { types: settings.pii_types } : {};
   return async function check(text) {
-    const [pii, contentPolicy] = await Promise.all([
-      settings.pii_mode === 'disabled'
-        ? skipped('response PII scanning is disabled')
-        : runDetector((signal) => detectors.pii.detect({ text, direction: 'output', system_prompt: context.systemPrompt, ...types }, { ...call, signal }), timeoutMs),
-      policies.length === 0
-        ? skipped('no active response content policy in the profile')
-        : runDetector((signal) => detectors.contentPolicy.detect({ text, scope: 'output', revision: snapshot.revision, policies }, { ...call, signal }), timeoutMs),
-    ]);
+    const [pii, contentPolicy] = await withDetectorDeadline(timeoutMs, (deadline) =>
+      Promise.all([
+        settings.pii_mode === 'disabled'
+          ? skipped('response PII scanning is disabled')
+          : runDetector((signal) => detectors.pii.detect({ text, direction: 'output', system_prompt: context.systemPrompt, ...types }, { ...call, signal }), deadline),
+        policies.length === 0
+          ? skipped('no active response content policy in the profile')
+          : runDetector((signal) => detectors.contentPolicy.detect({ text, scope: 'output', revision: snapshot.revision, policies }, { ...call, signal }), deadline),
+      ]),
+    );
     let result: ResponseDecisionResult;
     const outcomes = { pii, content_policy: contentPolicy, content_safety: skipped('content safety needs the whole answer (buffered)') };
     try {
