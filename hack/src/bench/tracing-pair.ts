@@ -39,6 +39,16 @@ interface SideTotals {
   cpuRead: boolean;
 }
 
+/** One measured segment against one side: its requests, duration and the side's CPU seconds in it. */
+export interface PairSegment {
+  requests: number;
+  durationSec: number;
+  rps: number;
+  /** The gateway process's CPU seconds over the segment; undefined when it could not be read. */
+  cpuSeconds: number | undefined;
+  failed: boolean;
+}
+
 /**
  * Warms both gateways, then `rounds` rounds of `options.durationSec / rounds` seconds per side (at
  * least 2 s), the order reversed every round so that a steady drift of the machine's speed weighs on
@@ -47,30 +57,41 @@ interface SideTotals {
 export async function measureTracingPair(off: PairSide, on: PairSide, options: Options, body: string, rounds = TRACING_PAIR_ROUNDS): Promise<TracingPair> {
   const roundSec = Math.max(MIN_ROUND_SEC, Math.round(options.durationSec / rounds));
   for (const side of [off, on]) await runScenario({ ...spec(side.url, options, body), durationSec: options.warmupSec, warmupSec: 0 });
+  return alternateRounds(rounds, async (side) => {
+    const target = side === 'off' ? off : on;
+    const cpuBefore = readCpuSeconds(target.pid);
+    const m: Measurement = await runScenario({ ...spec(target.url, options, body), durationSec: roundSec, warmupSec: 0 });
+    const cpuAfter = readCpuSeconds(target.pid);
+    return {
+      requests: m.requests,
+      durationSec: m.durationSec,
+      rps: m.rps,
+      cpuSeconds: cpuBefore !== undefined && cpuAfter !== undefined ? cpuAfter - cpuBefore : undefined,
+      failed: m.errors > 0 || m.non2xx > 0,
+    };
+  });
+}
+
+/** The rounds (off then on, then on then off, …) and their totals, `segment` measuring one side once. */
+export async function alternateRounds(rounds: number, segment: (side: 'off' | 'on') => Promise<PairSegment>): Promise<TracingPair> {
   const totals = { off: emptyTotals(), on: emptyTotals() };
   const results: TracingPairRound[] = [];
   let failures = 0;
-  const segment = async (side: PairSide, into: SideTotals): Promise<Measurement> => {
-    const cpuBefore = readCpuSeconds(side.pid);
-    const m = await runScenario({ ...spec(side.url, options, body), durationSec: roundSec, warmupSec: 0 });
-    const cpuAfter = readCpuSeconds(side.pid);
+  const measure = async (side: 'off' | 'on'): Promise<PairSegment> => {
+    const m = await segment(side);
+    const into = totals[side];
     into.requests += m.requests;
     into.seconds += m.durationSec;
-    if (cpuBefore !== undefined && cpuAfter !== undefined) into.cpuSeconds += cpuAfter - cpuBefore;
+    if (m.cpuSeconds !== undefined) into.cpuSeconds += m.cpuSeconds;
     else into.cpuRead = false;
-    if (m.errors > 0 || m.non2xx > 0) failures++;
+    if (m.failed) failures++;
     return m;
   };
   for (let round = 0; round < rounds; round++) {
-    let offM: Measurement;
-    let onM: Measurement;
-    if (round % 2 === 0) {
-      offM = await segment(off, totals.off);
-      onM = await segment(on, totals.on);
-    } else {
-      onM = await segment(on, totals.on);
-      offM = await segment(off, totals.off);
-    }
+    const order: Array<'off' | 'on'> = round % 2 === 0 ? ['off', 'on'] : ['on', 'off'];
+    const first = await measure(order[0]!);
+    const second = await measure(order[1]!);
+    const [offM, onM] = order[0] === 'off' ? [first, second] : [second, first];
     results.push({ offRps: offM.rps, onRps: onM.rps });
   }
   const rps = (t: SideTotals) => (t.seconds > 0 ? t.requests / t.seconds : 0);
