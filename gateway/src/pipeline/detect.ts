@@ -38,8 +38,8 @@ export async function detectRequest(
   const sizeRefusals = { rethrow: isSizeRefusal };
 
   const safety = profile.content_safety;
-  // Started while the translation is out, the threat model gets the whole timeout of its own from then.
-  const threatOf = (prompt: string, deadline: DetectorDeadline | number = timeoutMs) =>
+  // Under the stage's deadline; started once a translation is in, under a whole timeout of its own from then.
+  const threatOf = (prompt: string, deadline: DetectorDeadline) =>
     runDetector(
       (signal, traceContext) =>
         detectors.threat!.detect(
@@ -60,7 +60,7 @@ export async function detectRequest(
         : detectors.threat
           ? typeof forThreat === 'string'
             ? threatOf(forThreat, deadline)
-            : forThreat.then((prompt) => threatOf(prompt))
+            : forThreat.then((prompt) => withDetectorDeadline(timeoutMs, (own) => threatOf(prompt, own)))
           : ({ status: 'error', latency_ms: 0, error: 'no threat detector is configured' } as const),
       !profile.pii.enabled
         ? skipped('PII detection is off in the profile')

@@ -58,8 +58,8 @@ t.test('a stage that throws (a size refusal) aborts the calls still running, and
   t.ok(slowSignal?.aborted, 'the other detector call was aborted');
 });
 
-t.test('a detector given a timeout in ms runs under a deadline of its own', async (t) => {
-  const outcome = await runDetector((signal) => after(10_000, 'late', signal), 30);
+t.test('a detector alone under a deadline of its own (the threat model after a translation)', async (t) => {
+  const outcome = await withDetectorDeadline(30, (own) => runDetector((signal) => after(10_000, 'late', signal), own));
   t.match(outcome, { status: 'timeout' });
   const deadline = startDetectorDeadline(30);
   deadline.end();

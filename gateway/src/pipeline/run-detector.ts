@@ -25,7 +25,6 @@ export type DetectorCall<R> = (signal: AbortSignal, traceContext: TraceContext |
  * of what an inspected request allocates, and outlived the young generation often enough to be promoted.
  */
 export interface DetectorDeadline {
-  readonly timeoutMs: number;
   readonly signal: AbortSignal;
   /** Settles with 'timeout' when the time is up (aborting the signal first); never, once ended before. */
   readonly expired: Promise<'timeout'>;
@@ -43,7 +42,6 @@ export function startDetectorDeadline(timeoutMs: number): DetectorDeadline {
     }, timeoutMs);
   });
   return {
-    timeoutMs,
     signal: controller.signal,
     expired,
     end(reason) {
@@ -69,11 +67,8 @@ export async function withDetectorDeadline<T>(timeoutMs: number, stage: (deadlin
   }
 }
 
-/**
- * One detector call under `deadline` (shared with the other detectors of its stage), or under a
- * deadline of its own when given the timeout in ms.
- */
-export function runDetector<R>(call: DetectorCall<R>, deadline: DetectorDeadline | number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
+/** One detector call under `deadline`, shared with the other detectors of its stage. */
+export function runDetector<R>(call: DetectorCall<R>, deadline: DetectorDeadline, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
   const { tracer, parent } = options;
   if (!tracer || !parent) return runUntraced((signal) => call(signal, undefined), deadline, options);
   const detector = options.detector ?? 'detector';
@@ -90,9 +85,8 @@ export function runDetector<R>(call: DetectorCall<R>, deadline: DetectorDeadline
   );
 }
 
-async function runUntraced<R>(call: (signal: AbortSignal) => Promise<R>, shared: DetectorDeadline | number, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
+async function runUntraced<R>(call: (signal: AbortSignal) => Promise<R>, deadline: DetectorDeadline, options: RunDetectorOptions = {}): Promise<DetectorOutcome<R>> {
   const started = performance.now();
-  const deadline = typeof shared === 'number' ? startDetectorDeadline(shared) : shared;
   const latency = () => Math.round((performance.now() - started) * 1000) / 1000;
   try {
     const result = await Promise.race([call(deadline.signal), deadline.expired]);
@@ -104,7 +98,5 @@ async function runUntraced<R>(call: (signal: AbortSignal) => Promise<R>, shared:
     const message = error instanceof Error ? error.message : String(error);
     if (isPalisadeError(error) && error.code === 'SERVICE_UNAVAILABLE') return { status: 'unavailable', latency_ms: latency(), error: message };
     return { status: 'error', latency_ms: latency(), error: message };
-  } finally {
-    if (deadline !== shared) deadline.end();
   }
 }
