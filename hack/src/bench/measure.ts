@@ -17,7 +17,7 @@ import { measureTracingPair } from './tracing-pair.js';
 export async function runOne(name: ScenarioName, options: Options): Promise<ScenarioOutcome> {
   const started: Child[] = []; // this scenario's processes, stopped before the next scenario
   let dataDir: string | undefined;
-  const extraDirs: string[] = [];
+  let twinDataDir: string | undefined;
   try {
     const mock = await startMock(started);
     if (name === 'direct') return { name, ...(await measure(name, mock.url, options)) };
@@ -32,9 +32,8 @@ export async function runOne(name: ScenarioName, options: Options): Promise<Scen
     const tracingEnv = traced ? await startOtlpSink(started) : { OTEL_TRACES_EXPORTER: 'none' };
     const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir, tracingEnv);
     // A traced scenario's cost is judged against an untraced twin on the same upstream (tracing-pair.ts).
-    let twinDataDir: string | undefined;
-    const twin = traced ? await startStack(started, mock.url, (twinDataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'))), inspect, undefined, { OTEL_TRACES_EXPORTER: 'none' }) : undefined;
-    if (twinDataDir) extraDirs.push(twinDataDir);
+    if (traced) twinDataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
+    const twin = twinDataDir ? await startStack(started, mock.url, twinDataDir, inspect, undefined, { OTEL_TRACES_EXPORTER: 'none' }) : undefined;
     const pid = stack.child.pid;
     const before = readMemory(pid);
     const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true, pid);
@@ -51,7 +50,7 @@ export async function runOne(name: ScenarioName, options: Options): Promise<Scen
     return { name, error: message };
   } finally {
     for (const child of started.reverse()) await child.stop();
-    for (const dir of [dataDir, ...extraDirs]) if (dir) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [dataDir, twinDataDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
