@@ -5,8 +5,6 @@ import type { ThreatFeatureConfig } from './features.js';
 
 /** log1p of the small counts almost every bucket has, computed once (the same doubles as Math.log1p). */
 const LOG1P = Float64Array.from({ length: 64 }, (_, k) => Math.log1p(k));
-/** Their squares, the terms of a group's norm (the same doubles as LOG1P[k] * LOG1P[k]). */
-const LOG1P_SQUARED = LOG1P.map((v) => v * v);
 
 /**
  * How far a sum of `terms` positive doubles in some order may lie from the same sum in another order,
@@ -15,12 +13,6 @@ const LOG1P_SQUARED = LOG1P.map((v) => v * v);
  * is within twice that; this bound is four times larger again.
  */
 const orderSlack = (terms: number): number => (terms + 4) * 2 ** -50;
-
-/** The norm term of a count past the table. */
-const squaredLog1p = (count: number): number => {
-  const v = Math.log1p(count);
-  return v * v;
-};
 
 /**
  * The window's vector: written here and copied out once (growing number[] per window allocated
@@ -104,7 +96,7 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
   // iteration, which made these loops several times slower than their arithmetic.
   //
   // A value is float32(log1p(count) · weight / sqrt(norm)), the norm summed in the order the buckets
-  // were first seen (the end of flush). That sum is one chain of dependent additions, the slowest part
+  // were first seen (flushSequential). That sum is one chain of dependent additions, the slowest part
   // of a flush, so the norm is first summed in four independent chains: it then lies within orderSlack
   // of the sequential sum, which bounds the scale from both sides (sqrt, division, multiplication and
   // rounding are monotonic). Where both bounds give a count the same float32, that float32 is the
@@ -192,17 +184,15 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     }
   };
 
-  const flush = (weight: number): void => {
-    if (oversized !== undefined) {
-      const group = oversized;
-      oversized = undefined;
-      flushOversized(group, weight);
-      return;
-    }
-    const entries = touchedCount;
+  // The group's norm summed in four chains, then written within the bounds that sum gives; false when
+  // the bounds give some count two float32s (nothing written then). The loop calls nothing and has no
+  // rare path beside it: a helper called for counts past the table (a space's 1-gram in every window),
+  // or the sequential flush inlined here, made V8 box the sums, a heap number per entry (55 MB of
+  // garbage per MiB of prompt).
+  const flushBounded = (weight: number, entries: number): boolean => {
     const counts = touchedCounts;
-    const squares = LOG1P_SQUARED;
-    const small = squares.length;
+    const logs = LOG1P;
+    const small = logs.length;
     let norm0 = 0;
     let norm1 = 0;
     let norm2 = 0;
@@ -213,23 +203,32 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
       const c1 = counts[i + 1]!;
       const c2 = counts[i + 2]!;
       const c3 = counts[i + 3]!;
-      norm0 += c0 < small ? squares[c0]! : squaredLog1p(c0);
-      norm1 += c1 < small ? squares[c1]! : squaredLog1p(c1);
-      norm2 += c2 < small ? squares[c2]! : squaredLog1p(c2);
-      norm3 += c3 < small ? squares[c3]! : squaredLog1p(c3);
+      const v0 = c0 < small ? logs[c0]! : Math.log1p(c0);
+      const v1 = c1 < small ? logs[c1]! : Math.log1p(c1);
+      const v2 = c2 < small ? logs[c2]! : Math.log1p(c2);
+      const v3 = c3 < small ? logs[c3]! : Math.log1p(c3);
+      norm0 += v0 * v0;
+      norm1 += v1 * v1;
+      norm2 += v2 * v2;
+      norm3 += v3 * v3;
     }
     for (; i < entries; i++) {
       const c = counts[i]!;
-      norm0 += c < small ? squares[c]! : squaredLog1p(c);
+      const v = c < small ? logs[c]! : Math.log1p(c);
+      norm0 += v * v;
     }
     const norm = norm0 + norm1 + (norm2 + norm3);
-    if (norm > 0) {
-      const slack = norm * orderSlack(entries);
-      const scaleLow = weight / Math.sqrt(norm + slack);
-      const scaleHigh = weight / Math.sqrt(norm - slack);
-      if (tabulate(scaleLow, scaleHigh) && write(scaleLow, scaleHigh)) return;
-    }
-    // The flush as the features define it: the norm summed in the order the buckets were first seen.
+    if (!(norm > 0)) return false;
+    const slack = norm * orderSlack(entries);
+    const scaleLow = weight / Math.sqrt(norm + slack);
+    const scaleHigh = weight / Math.sqrt(norm - slack);
+    return tabulate(scaleLow, scaleHigh) && write(scaleLow, scaleHigh);
+  };
+
+  // The flush as the features define it: the norm summed in the order the buckets were first seen.
+  const flushSequential = (weight: number, entries: number): void => {
+    const counts = touchedCounts;
+    const small = LOG1P.length;
     let exact = 0;
     for (let k = 0; k < entries; k++) {
       const c = counts[k]!;
@@ -239,6 +238,17 @@ export function createThreatFeatureAccumulator(config: ThreatFeatureConfig, sign
     const scale = exact > 0 ? weight / Math.sqrt(exact) : 0;
     tabulate(scale, scale);
     write(scale, scale);
+  };
+
+  const flush = (weight: number): void => {
+    if (oversized !== undefined) {
+      const group = oversized;
+      oversized = undefined;
+      flushOversized(group, weight);
+      return;
+    }
+    const entries = touchedCount;
+    if (!flushBounded(weight, entries)) flushSequential(weight, entries);
   };
 
   const countAll = (buckets: Int32Array, length: number): void => {
