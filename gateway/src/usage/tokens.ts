@@ -82,8 +82,21 @@ function frames(answer: UpstreamResponse, text: string): unknown[] {
     .map((e) => parse(e.data));
 }
 
-/** The usage the answer reports, or null when it reports none (or is not JSON). */
+/** Where tokenUsageOf keeps what it read on the answer itself: a sampled call's upstream span and the usage recorder both ask, and the answer is parsed once. */
+const READ_USAGE = Symbol('palisade.tokenUsage');
+type AnswerWithUsage = UpstreamResponse & { [READ_USAGE]?: TokenUsage | null };
+
+/** The usage the answer reports, or null when it reports none (or is not JSON); read once per answer. */
 export function tokenUsageOf(answer: UpstreamResponse): TokenUsage | null {
+  const read = answer as AnswerWithUsage;
+  const known = read[READ_USAGE];
+  if (known !== undefined) return known;
+  const usage = readTokenUsage(answer);
+  read[READ_USAGE] = usage;
+  return usage;
+}
+
+function readTokenUsage(answer: UpstreamResponse): TokenUsage | null {
   const text = answer.text;
   if (text === undefined || !MARKERS.some((m) => text.includes(m))) return null;
   let found = false;

@@ -17,6 +17,24 @@ function answer(text: string, streamFormat?: 'sse' | 'ndjson'): UpstreamResponse
   };
 }
 
+t.test('an answer is read once: the upstream span and the recorder share the parse', async (t) => {
+  const text = JSON.stringify({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 30 } });
+  let reads = 0;
+  const counted = Object.defineProperty(answer(''), 'text', {
+    get: () => {
+      reads++;
+      return text;
+    },
+  });
+  const first = tokenUsageOf(counted);
+  t.same(first, { input: 12, output: 30 });
+  t.equal(tokenUsageOf(counted), first, 'the same usage again');
+  t.equal(reads, 1, 'the text was read (and parsed) once');
+  const none = answer('not json');
+  t.equal(tokenUsageOf(none), null);
+  t.equal(tokenUsageOf(none), null, 'an answer without usage is not read again either');
+});
+
 t.test('token usage of each vendor format, buffered', async (t) => {
   t.same(tokenUsageOf(answer(JSON.stringify({ choices: [], usage: { prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 } }))), { input: 12, output: 30 });
   t.same(tokenUsageOf(answer(JSON.stringify({ content: [], usage: { input_tokens: 7, output_tokens: 9 } }))), { input: 7, output: 9 });
