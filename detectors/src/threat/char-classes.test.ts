@@ -91,6 +91,10 @@ t.test('leetspeak detection and mapping equal a matchAll and a replace() over ev
   const leety = fc.array(fc.constantFrom('a', 'я', '𝐚', '𝟏', '1', '3', '@', '€', '|', '2', ' ', '.'), { maxLength: 40 }).map((chars) => chars.join(''));
   fc.assert(
     fc.property(fc.oneof(text, leety), (s) => {
+      // An `@` that joins an address's parts (a dot and a letter after it) or sits in a URL's authority
+      // ends a token instead of reading as a leet `a` (deobfuscate-address.ts, tested in
+      // deobfuscate.test.ts); the regex reference knows nothing of addresses, so those texts are left out.
+      fc.pre(!/@\S*\.\p{L}/u.test(s) && !/:\/\/\S*@/u.test(s));
       const got = undoThreatLeetspeak(s);
       const expected = reference(s);
       return got.text === expected.text && got.count === expected.count;
