@@ -10,7 +10,7 @@ export const MOCK_LLM: ComponentDefinition = {
   async start(_ctx, port, host) {
     const { createMockLlm } = await import('@palisade/mock-llm');
     // Nothing can read the recorded requests of a mock in its own process (tests record with the
-    // library in theirs): kept, 100,000 of them grew the heap past 300 MB under the bench and made
+    // library in theirs): kept (up to 100,000), they grew its heap past 140 MB in one bench run and made
     // every scavenge copy them, 11-31 ms pauses of the upstream that the gateway's latency showed.
     const mock = createMockLlm({ recordLimit: 0 });
     const url = await mock.listen(port, host);
