@@ -8,7 +8,7 @@ import type { RequestInspector } from '../pipeline/request-inspector.js';
 import type { ResponseScanner } from '../pipeline/response-scanner.js';
 import type { StreamScanning } from '../streaming/index.js';
 import type { UpstreamClient } from '../upstream/index.js';
-import type { UsageRecorder } from '../usage/index.js';
+import type { UsageRecorder, UsageSlot } from '../usage/index.js';
 import { createApiKeyAuth } from './api-keys.js';
 import type { GatewayConfig } from './env.js';
 import { limitConnections, methodNotAllowed } from './connections.js';
@@ -16,6 +16,10 @@ import { createProxyHandler } from './proxy.js';
 import { tenantOf } from './request-info.js';
 
 export const GATEWAY_PORT = COMPONENT_PORTS.gateway;
+
+declare module 'fastify' {
+  interface FastifyRequest extends UsageSlot {}
+}
 
 export interface GatewayDeps {
   config: GatewayConfig;
@@ -98,9 +102,15 @@ export function buildGateway(deps: GatewayDeps): Service {
   });
   const usage = deps.usage;
   if (usage) {
-    app.addHook('onResponse', async (request, reply) => {
-      const decision = reply.getHeader('x-service-decision');
-      usage.finish(request, { tenantId: tenantOf(request.headers), status: reply.statusCode, latencyMs: reply.elapsedTime, decision: typeof decision === 'string' ? decision : undefined });
+    // Declared up front: every request gets the property in its constructor, one shape for all.
+    app.decorateRequest('usageCall', null);
+    app.addHook('onResponse', (request, reply, done) => {
+      try {
+        const decision = reply.getHeader('x-service-decision');
+        usage.finish(request, { tenantId: tenantOf(request.headers), status: reply.statusCode, latencyMs: reply.elapsedTime, decision: typeof decision === 'string' ? decision : undefined });
+      } finally {
+        done();
+      }
     });
   }
   app.post('/chat', proxy);

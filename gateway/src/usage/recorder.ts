@@ -32,13 +32,22 @@ export interface UsageRecorderOptions {
   onWarning?: (message: string, error?: unknown) => void;
 }
 
+/**
+ * A call's usage, kept on the request itself (the gateway declares the property on fastify's requests
+ * up front, so every request has the same shape). A WeakMap keyed by the request cost about 7 µs per
+ * call in its inserts and lookups, 3 % of a bare proxied call.
+ */
+export interface UsageSlot {
+  usageCall?: CallUsage | null | undefined;
+}
+
 export interface UsageRecorder {
   /** The call was routed (called by the proxy). */
-  route(request: object, route: UsageRoute): void;
+  route(request: UsageSlot, route: UsageRoute): void;
   /** The upstream answered (called by the proxy); its token usage is read here. */
-  answer(request: object, answer: UpstreamResponse): void;
+  answer(request: UsageSlot, answer: UpstreamResponse): void;
   /** The call ended (the server's onResponse): counts it. */
-  finish(request: object, end: { tenantId: string; status: number; latencyMs: number; decision: string | undefined }): void;
+  finish(request: UsageSlot, end: { tenantId: string; status: number; latencyMs: number; decision: string | undefined }): void;
   /** Appends what was counted; resolves when every held batch went out (rejects with the append's error otherwise). */
   flush(): Promise<void>;
   start(): void;
@@ -47,7 +56,7 @@ export interface UsageRecorder {
   readonly stats: { counted: number; batchesSent: number; batchesDropped: number; unsent: number };
 }
 
-interface CallUsage extends UsageRoute {
+export interface CallUsage extends UsageRoute {
   tokens: TokenUsage | null;
 }
 
@@ -61,7 +70,6 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
   // A set rather than the schema's safeParse: most calls carry no decision, and zod builds an error for each.
   const decisions: ReadonlySet<string> = new Set(UsageDecision.options);
   const isUsageDecision = (value: string | undefined): value is UsageDecision => value !== undefined && decisions.has(value);
-  const calls = new WeakMap<object, CallUsage>();
   const unsent: UsageBatch[] = [];
   const stats = { counted: 0, batchesSent: 0, batchesDropped: 0 };
   let timer: NodeJS.Timeout | undefined;
@@ -96,14 +104,15 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
 
   return {
     route(request, route) {
-      calls.set(request, { ...route, tokens: null });
+      request.usageCall = { ...route, tokens: null };
     },
     answer(request, answer) {
-      const call = calls.get(request);
+      const call = request.usageCall;
       if (call) call.tokens = tokenUsageOf(answer);
     },
     finish(request, end) {
-      const call = calls.get(request);
+      const call = request.usageCall;
+      request.usageCall = null;
       stats.counted++;
       const decision = end.decision?.toUpperCase();
       rollups.add({
