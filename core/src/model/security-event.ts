@@ -203,23 +203,44 @@ function withDefaults<D extends Omit<SecurityEventDraft, 'inspection'>>(draft: D
   };
 }
 
-// The same model, split where the events of one decision differ: they share its proof of inspection.
-const SecurityEventWithoutInspection = SecurityEvent.omit({ inspection: true });
-const InspectionChecks = SecurityEvent.shape.inspection;
+/** A whole event record but its id, timestamp and severity (the type's default when absent), and its proof of inspection. */
+export type SecurityEventRecordDraft = Omit<SecurityEvent, 'id' | 'timestamp' | 'severity' | 'inspection'> & { severity?: Severity | undefined };
 
 /**
- * The events of one decision, which share one proof of inspection: the list is validated once, not
- * once per event (four checks are about 8 µs of each event's 20 µs). Each event gets its own copy of
- * the validated list. Same records as createSecurityEvent on each draft with that list.
+ * The events of one decision, which share one proof of inspection, from whole typed drafts: a fresh id
+ * each, `now` as timestamp, the type's default severity. Not validated again here: the gateway fills
+ * every field from typed values (the client's strings clipped to the record's limits, scores clamped),
+ * and every reader of the stream (event writer, exporters) validates each entry with SecurityEvent
+ * before storing or sending it. Validating here as well was 4 % of the gateway's time under full
+ * inspection. Fields come in the model's order, so the JSON is the same as createSecurityEvent's; each
+ * event gets its own copy of the list of checks.
  */
-export function createSecurityEvents(
-  drafts: readonly Omit<SecurityEventDraft, 'inspection'>[],
-  inspection: SecurityEventDraft['inspection'],
-  now: Date = new Date(),
-): SecurityEvent[] {
+export function assembleSecurityEvents(drafts: readonly SecurityEventRecordDraft[], inspection: readonly InspectionCheck[], now: Date = new Date()): SecurityEvent[] {
   if (drafts.length === 0) return [];
-  const checks = InspectionChecks.parse(inspection);
-  return drafts.map((draft) => ({ ...SecurityEventWithoutInspection.parse(withDefaults(draft, now)), inspection: checks.slice() }));
+  const timestamp = now.toISOString();
+  return drafts.map((draft) => ({
+    id: globalThis.crypto.randomUUID(),
+    trace_id: draft.trace_id,
+    timestamp,
+    event_type: draft.event_type,
+    severity: draft.severity ?? DEFAULT_SEVERITY_BY_EVENT_TYPE[draft.event_type],
+    tenant_id: draft.tenant_id,
+    source_ip: draft.source_ip,
+    provider_id: draft.provider_id,
+    provider_name: draft.provider_name,
+    profile_id: draft.profile_id,
+    model: draft.model,
+    action: draft.action,
+    decision: draft.decision,
+    jailbreak_score: draft.jailbreak_score,
+    pii_entities: draft.pii_entities,
+    categories: draft.categories,
+    policy_ids: draft.policy_ids,
+    reasons: draft.reasons,
+    user_prompt: draft.user_prompt,
+    latency_ms: draft.latency_ms,
+    inspection: inspection.slice(),
+  }));
 }
 
 /** GET /security-events query; enum filters compare case-insensitively. */

@@ -96,7 +96,10 @@ t.test('client-supplied strings over the record\'s limits are truncated, not fat
   t.equal(event?.model?.length, 255);
   t.equal(event?.provider_name?.length, 255);
   t.equal(event?.latency_ms, 0);
-  t.throws(() => buildSecurityEvents([{ event_type: 'REQUEST_ERROR' }], { ...context, provider_id: 'not-a-uuid' }), 'a non-UUID id is a programming error');
+  // A provider id comes from the validated configuration; one that is not a UUID is a programming
+  // error, which the stream's readers (event writer, exporters) refuse, as they refuse any invalid entry.
+  const [broken] = buildSecurityEvents([{ event_type: 'REQUEST_ERROR' }], { ...context, provider_id: 'not-a-uuid' });
+  t.equal(SecurityEvent.safeParse(JSON.parse(JSON.stringify(broken))).success, false, 'a non-UUID id is refused by the readers');
 });
 
 t.test('a credential the detectors found is stored masked, in its entity and in the prompt', async (t) => {

@@ -1,7 +1,7 @@
 // The decision point's event drafts (or events the pipeline adds itself: PROVIDER_ERROR, RATE_LIMIT, …)
 // plus what the pipeline knows of the request → core SecurityEvents, all with the request's trace id
 // and one timestamp (spec, Security events rule 3).
-import { createSecurityEvents, SECRET_PII_TYPES, type InspectionCheck, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
+import { assembleSecurityEvents, SECRET_PII_TYPES, type InspectionCheck, type PiiEntity, type PiiType, type Profile, type SecurityEvent } from '@palisade/core';
 import { detectPii } from '@palisade/detectors';
 import type { DecisionEvent } from '../decision/types.js';
 import { filterEvents } from '../decision/filter-events.js';
@@ -91,11 +91,15 @@ function promptForEvents(prompt: string, alsoMask: readonly PiiType[] = []): str
   return out + text.slice(at);
 }
 
+/** A finding as the record keeps it: the detector's score and trust mark are left out, a credential is masked. */
+function storedEntity(e: PiiEntity): PiiEntity {
+  return { type: e.type, start: e.start, end: e.end, value: SECRET_TYPES.has(e.type) ? e.masked : e.value, masked: e.masked };
+}
+
 /**
  * Builds the events of one request. Severity, when a part carries none, is core's default for the type
- * (DECISIONS.md); PII entities keep the record's fields only (the detector's score and trust mark are
- * dropped by the schema). Throws only on a programming error (a provider or profile id that is not a
- * UUID, an empty trace id): client-supplied strings are truncated to the record's limits.
+ * (DECISIONS.md); PII entities keep the record's fields only. Client-supplied strings are truncated to
+ * the record's limits; the readers of the stream validate each event (assembleSecurityEvents).
  */
 export function buildSecurityEvents(
   parts: readonly SecurityEventPart[],
@@ -118,16 +122,16 @@ export function buildSecurityEvents(
     user_prompt: context.user_prompt ? promptForEvents(context.user_prompt, context.mask_pii_types) : (context.user_prompt ?? null),
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
   };
-  return createSecurityEvents(
+  return assembleSecurityEvents(
     kept.map((part) => ({
       ...shared,
       event_type: part.event_type,
-      ...(part.severity === undefined ? {} : { severity: part.severity }),
+      severity: part.severity,
       action: clipNullable(part.action, MAX.action),
       decision: part.decision ?? null,
       reasons: part.reasons ?? [],
       jailbreak_score: part.jailbreak_score ?? null,
-      pii_entities: (part.pii_entities ?? []).map((e) => (SECRET_TYPES.has(e.type as PiiType) ? { ...e, value: e.masked } : e)),
+      pii_entities: (part.pii_entities ?? []).map(storedEntity),
       categories: part.categories ?? [],
       policy_ids: part.policy_ids ?? [],
     })),
