@@ -96,11 +96,13 @@ t.test('assembleSecurityEvents: the events of one decision, the same records as 
     user_prompt: 'a@b.c',
     latency_ms: 3,
   };
-  const drafts = [
-    { ...whole, event_type: 'PII_DETECTED' as const, reasons: ['pii'] },
-    { ...whole, event_type: 'REQUEST_SANITIZED' as const, severity: 'LOW' as const, reasons: [] },
+  const { action, decision, jailbreak_score, pii_entities, categories, policy_ids, ...shared } = whole;
+  const parts = [
+    { event_type: 'PII_DETECTED' as const, action, decision, jailbreak_score, pii_entities, categories, policy_ids, reasons: ['pii'] },
+    { event_type: 'REQUEST_SANITIZED' as const, severity: 'LOW' as const, action, decision, jailbreak_score, pii_entities, categories, policy_ids, reasons: [] },
   ];
-  const events = assembleSecurityEvents(drafts, inspection, now);
+  const drafts = parts.map((part) => ({ ...whole, ...part }));
+  const events = assembleSecurityEvents(shared, parts, inspection, now);
   t.same(
     events,
     drafts.map((draft, i) => createSecurityEvent({ ...draft, id: events[i]!.id, inspection }, now)),
@@ -111,7 +113,7 @@ t.test('assembleSecurityEvents: the events of one decision, the same records as 
   t.not(events[0]!.id, events[1]!.id, 'an id each');
   t.not(events[0]!.inspection, events[1]!.inspection, 'each event has its own list');
   for (const event of events) t.same(SecurityEvent.parse(JSON.parse(JSON.stringify(event))), event, 'the event writer and exporters read it back as is');
-  t.same(assembleSecurityEvents([], inspection, now), [], 'no drafts, no events');
+  t.same(assembleSecurityEvents(shared, [], inspection, now), [], 'no parts, no events');
 });
 
 t.test('the event record', async (t) => {

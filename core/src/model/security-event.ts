@@ -203,42 +203,51 @@ function withDefaults<D extends Omit<SecurityEventDraft, 'inspection'>>(draft: D
   };
 }
 
-/** A whole event record but its id, timestamp and severity (the type's default when absent), and its proof of inspection. */
-export type SecurityEventRecordDraft = Omit<SecurityEvent, 'id' | 'timestamp' | 'severity' | 'inspection'> & { severity?: Severity | undefined };
+/** The fields every event of one request shares (its context). */
+export type SecurityEventShared = Pick<SecurityEvent, 'trace_id' | 'tenant_id' | 'source_ip' | 'provider_id' | 'provider_name' | 'profile_id' | 'model' | 'user_prompt' | 'latency_ms'>;
+/** The fields of one event of the request; severity is the type's default when absent. */
+export type SecurityEventOwn = Pick<SecurityEvent, 'event_type' | 'action' | 'decision' | 'jailbreak_score' | 'pii_entities' | 'categories' | 'policy_ids' | 'reasons'> & {
+  severity?: Severity | undefined;
+};
 
 /**
- * The events of one decision, which share one proof of inspection, from whole typed drafts: a fresh id
- * each, `now` as timestamp, the type's default severity. Not validated again here: the gateway fills
- * every field from typed values (the client's strings clipped to the record's limits, scores clamped),
- * and every reader of the stream (event writer, exporters) validates each entry with SecurityEvent
- * before storing or sending it. Validating here as well was 4 % of the gateway's time under full
- * inspection. Fields come in the model's order, so the JSON is the same as createSecurityEvent's; each
- * event gets its own copy of the list of checks.
+ * The events of one decision from typed fields: what the request's events share, what each adds, and
+ * the decision's proof of inspection; a fresh id each, `now` as timestamp, the type's default severity.
+ * Not validated again here: the gateway fills every field from typed values (the client's strings
+ * clipped to the record's limits, scores clamped), and every reader of the stream (event writer,
+ * exporters) validates each entry with SecurityEvent before storing or sending it. Validating here as
+ * well was 4 % of the gateway's time under full inspection. Fields come in the model's order, so the
+ * JSON is the same as createSecurityEvent's; each event gets its own copy of the list of checks.
  */
-export function assembleSecurityEvents(drafts: readonly SecurityEventRecordDraft[], inspection: readonly InspectionCheck[], now: Date = new Date()): SecurityEvent[] {
-  if (drafts.length === 0) return [];
+export function assembleSecurityEvents(
+  shared: SecurityEventShared,
+  parts: readonly SecurityEventOwn[],
+  inspection: readonly InspectionCheck[],
+  now: Date = new Date(),
+): SecurityEvent[] {
+  if (parts.length === 0) return [];
   const timestamp = now.toISOString();
-  return drafts.map((draft) => ({
+  return parts.map((part) => ({
     id: globalThis.crypto.randomUUID(),
-    trace_id: draft.trace_id,
+    trace_id: shared.trace_id,
     timestamp,
-    event_type: draft.event_type,
-    severity: draft.severity ?? DEFAULT_SEVERITY_BY_EVENT_TYPE[draft.event_type],
-    tenant_id: draft.tenant_id,
-    source_ip: draft.source_ip,
-    provider_id: draft.provider_id,
-    provider_name: draft.provider_name,
-    profile_id: draft.profile_id,
-    model: draft.model,
-    action: draft.action,
-    decision: draft.decision,
-    jailbreak_score: draft.jailbreak_score,
-    pii_entities: draft.pii_entities,
-    categories: draft.categories,
-    policy_ids: draft.policy_ids,
-    reasons: draft.reasons,
-    user_prompt: draft.user_prompt,
-    latency_ms: draft.latency_ms,
+    event_type: part.event_type,
+    severity: part.severity ?? DEFAULT_SEVERITY_BY_EVENT_TYPE[part.event_type],
+    tenant_id: shared.tenant_id,
+    source_ip: shared.source_ip,
+    provider_id: shared.provider_id,
+    provider_name: shared.provider_name,
+    profile_id: shared.profile_id,
+    model: shared.model,
+    action: part.action,
+    decision: part.decision,
+    jailbreak_score: part.jailbreak_score,
+    pii_entities: part.pii_entities,
+    categories: part.categories,
+    policy_ids: part.policy_ids,
+    reasons: part.reasons,
+    user_prompt: shared.user_prompt,
+    latency_ms: shared.latency_ms,
     inspection: inspection.slice(),
   }));
 }

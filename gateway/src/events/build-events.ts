@@ -123,8 +123,8 @@ export function buildSecurityEvents(
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
   };
   return assembleSecurityEvents(
+    shared,
     kept.map((part) => ({
-      ...shared,
       event_type: part.event_type,
       severity: part.severity,
       action: clipNullable(part.action, MAX.action),
