@@ -99,11 +99,7 @@ export function isSampled(ctx: Context | undefined): ctx is Context {
 
 /** Adds the server span hooks to a component's app (only when tracing is on). */
 export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, sampler: RequestSampler | undefined = samplerOf(tracer)): void {
-  const spans = new WeakMap<FastifyRequest, Span>();
-  const finish = (request: FastifyRequest, status: number | undefined) => {
-    const span = spans.get(request);
-    if (!span) return;
-    spans.delete(request);
+  const finish = (request: FastifyRequest, span: Span, status: number | undefined) => {
     const route = request.routeOptions.url;
     if (route) {
       span.updateName(`${request.method} ${route}`);
@@ -119,7 +115,7 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, sam
 
   // The headers the configured propagators read (traceparent, tracestate, baggage by default).
   const fields = propagation.fields();
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     // Only a request carrying one pays for extracting it (ParentBased samplers honour its sampled flag).
     const parent = fields.some((field) => request.headers[field] !== undefined) ? propagation.extract(ROOT_CONTEXT, request.headers) : ROOT_CONTEXT;
     const remote = trace.getSpanContext(parent);
@@ -135,18 +131,14 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, sam
     const span = context.with(start, () =>
       tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'palisade.trace_id': request.id } }, start),
     );
-    spans.set(request, span);
     request.traceContext = trace.setSpan(parent, span);
     // Log lines of a sampled request name its span (an unsampled one keeps the lazy logger).
     if (span.isRecording()) request.log = request.log.child({ span_id: span.spanContext().spanId });
-    // A listener per traced request rather than an onRequestAbort hook, which fastify pays on every request.
-    request.raw.once('close', () => {
-      if (request.raw.aborted) finish(request, undefined);
-    });
-    done();
-  });
-  app.addHook('onResponse', (request, reply, done) => {
-    finish(request, reply.statusCode);
+    // The response's close (after the answer's end, or when the client left first) ends the span: a
+    // listener per sampled request rather than onResponse and onRequestAbort hooks, which fastify would
+    // run on every request, sampled or not.
+    const response = reply.raw;
+    response.once('close', () => finish(request, span, response.writableFinished ? response.statusCode : undefined));
     done();
   });
 }
