@@ -6,18 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createService } from '../service/create-service.js';
-import { startOtlpReceiver } from '../testing/otlp-receiver.js';
-import { startTelemetry } from './index.js';
+import { startTracedProcess } from '../testing/otlp-receiver.js';
 
 t.test("a sampled request's server span ends with the answer, or as an error when the client leaves first", async (t) => {
-  const receiver = await startOtlpReceiver();
-  t.teardown(() => receiver.close());
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
-  process.env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
-  process.env.OTEL_TRACES_SAMPLER_ARG = '0';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
-  const telemetry = await startTelemetry({ serviceName: 'span-end-test' });
-  t.teardown(() => telemetry!.shutdown());
+  const { receiver } = await startTracedProcess(t, { serviceName: 'span-end-test', sampler: 'parentbased_traceidratio', samplerArg: '0' });
 
   const { app } = createService({ name: 'probe', logLevel: 'silent' });
   app.get('/items/:id', async () => ({ ok: true }));

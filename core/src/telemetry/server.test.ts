@@ -6,19 +6,11 @@ import { randomBytes } from 'node:crypto';
 import { ROOT_CONTEXT } from '@opentelemetry/api';
 import { SamplingDecision, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
 import { createService } from '../service/create-service.js';
-import { startOtlpReceiver } from '../testing/otlp-receiver.js';
-import { isSampled, startTelemetry, otelTraceIdOf, UnsampledTraceContext, withTraceHeaders } from './index.js';
+import { startTracedProcess } from '../testing/otlp-receiver.js';
+import { isSampled, otelTraceIdOf, UnsampledTraceContext, withTraceHeaders } from './index.js';
 
 t.test('requests are sampled by the configured sampler before a span is made', async (t) => {
-  const receiver = await startOtlpReceiver();
-  t.teardown(() => receiver.close());
-  // The SDK reads the standard variables (this test file runs in its own process).
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
-  process.env.OTEL_TRACES_SAMPLER = 'parentbased_traceidratio';
-  process.env.OTEL_TRACES_SAMPLER_ARG = '0.5';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
-  const telemetry = await startTelemetry({ serviceName: 'sampling-test' });
-  t.teardown(() => telemetry!.shutdown());
+  const { receiver } = await startTracedProcess(t, { serviceName: 'sampling-test', sampler: 'parentbased_traceidratio', samplerArg: '0.5' });
 
   const { app } = createService({ name: 'probe', logLevel: 'silent' });
   app.get('/probe', async (request) => ({

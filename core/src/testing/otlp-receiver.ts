@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import protobuf from 'protobufjs';
+import { startTelemetry, type Telemetry } from '../telemetry/sdk.js';
 
 const OTLP_TRACE_PROTO = `
 syntax = "proto3";
@@ -184,4 +185,27 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A receiver and this process's SDK exporting to it (batches every 50 ms), configured through the
+ * standard OTEL_* variables as a deployment is. The SDK starts once per process, so a test file uses
+ * this once. Both stop when the test ends.
+ */
+export async function startTracedProcess(
+  t: { teardown(fn: () => unknown): void },
+  options: { serviceName: string; sampler: string; samplerArg?: string; env?: Record<string, string> },
+): Promise<{ receiver: OtlpReceiver; telemetry: Telemetry | null }> {
+  const receiver = await startOtlpReceiver();
+  t.teardown(() => receiver.close());
+  Object.assign(process.env, {
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_TRACES_SAMPLER: options.sampler,
+    ...(options.samplerArg === undefined ? {} : { OTEL_TRACES_SAMPLER_ARG: options.samplerArg }),
+    OTEL_BSP_SCHEDULE_DELAY: '50',
+    ...options.env,
+  });
+  const telemetry = await startTelemetry({ serviceName: options.serviceName });
+  t.teardown(() => telemetry?.shutdown());
+  return { receiver, telemetry };
 }

@@ -3,8 +3,8 @@
 // the gateway's server span and each detector service's span under the gateway's detector span.
 import t from 'tap';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { EXTRACTION_EMPTY_WARNING, listen, otelTraceIdOf, startTelemetry } from '@palisade/core';
-import { OTLP_SPAN_KIND, startOtlpReceiver, type ReceivedSpan } from '@palisade/core/testing';
+import { EXTRACTION_EMPTY_WARNING, listen, otelTraceIdOf } from '@palisade/core';
+import { OTLP_SPAN_KIND, startTracedProcess, type ReceivedSpan } from '@palisade/core/testing';
 import { buildPiiService, buildThreatService, createThreatDetector } from '@palisade/detectors';
 import { buildDecisionService } from '../decision/index.js';
 import { openOneDatabase } from '../testing/one-database.js';
@@ -14,16 +14,12 @@ import { startTranslationPeer } from '../testing/translation-peer.js';
 const chat = (user: string) => ({ model: 'gpt-x', messages: [{ role: 'user', content: user }] });
 
 t.test('a gateway call crossing detectors over HTTP is one trace', async (t) => {
-  const receiver = await startOtlpReceiver();
-  t.teardown(() => receiver.close());
-  // The SDK reads the standard variables from the environment (this test file runs in its own process).
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
-  process.env.OTEL_TRACES_SAMPLER = 'parentbased_always_on';
-  process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
-  process.env.OTEL_RESOURCE_ATTRIBUTES = 'deployment.environment.name=test';
-  const telemetry = await startTelemetry({ serviceName: 'palisade-test' });
+  const { receiver, telemetry } = await startTracedProcess(t, {
+    serviceName: 'palisade-test',
+    sampler: 'parentbased_always_on',
+    env: { OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test' },
+  });
   t.ok(telemetry, 'the SDK starts when an OTLP endpoint is set');
-  t.teardown(() => telemetry!.shutdown());
 
   let closeStack = async () => {};
   const db = await openOneDatabase(t, () => closeStack());
