@@ -124,7 +124,7 @@ export class MemoryEventStream implements EventStream {
     const next: Id = ms > s.lastId.ms ? { ms, seq: 0 } : { ms: s.lastId.ms, seq: s.lastId.seq + 1 };
     s.lastId = next;
     const id = `${next.ms}-${next.seq}`;
-    s.entries.push({ ...next, id, fields });
+    s.entries.push({ ms: next.ms, seq: next.seq, id, fields });
     // In batches of a tenth, as Redis' "~" does, so an append does not shift the array each time.
     if (options.maxLen !== undefined && s.entries.length > options.maxLen + Math.ceil(options.maxLen / 10)) {
       this.unreadTrimmed += MemoryEventStream.unreadAmongOldest(s, s.entries.length - options.maxLen);

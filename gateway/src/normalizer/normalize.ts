@@ -12,6 +12,7 @@ import { normalizeHomoglyphs } from './homoglyphs.js';
 import { createNormalizerLanguageDetector, needsTranslation, type NormalizerLanguageDetector } from './language.js';
 import type { OriginalSpan } from './offset-map.js';
 import type { TranslationDetector } from './translation-types.js';
+import { extend } from '../objects.js';
 
 export const TRANSLATION_OUTCOMES = ['not-needed', 'done', 'unavailable', 'failed', 'disabled'] as const;
 export type TranslationOutcome = (typeof TRANSLATION_OUTCOMES)[number];
@@ -85,16 +86,16 @@ export function createNormalizer(options: NormalizerOptions = {}): Normalizer {
     const detection = detectLanguage(normalized);
     const local = { original: input.text, normalized, changed: h?.changed ?? false, language: detection.language, toOriginal };
     const { enabled, target_lang: target } = input.profile.translation;
-    if (!enabled) return { local, complete: { ...local, translated: null, translation: 'disabled' } };
-    if (!needsTranslation(detection, target)) return { local, complete: { ...local, translated: null, translation: 'not-needed' } };
-    if (!translator) return { local, complete: { ...local, translated: null, translation: 'unavailable', translationError: 'no translator configured' } };
+    if (!enabled) return { local, complete: extend(local, { translated: null, translation: 'disabled' as const }) };
+    if (!needsTranslation(detection, target)) return { local, complete: extend(local, { translated: null, translation: 'not-needed' as const }) };
+    if (!translator) return { local, complete: extend(local, { translated: null, translation: 'unavailable' as const, translationError: 'no translator configured' }) };
     const translate = async (): Promise<Normalized> => {
       try {
         const result = await translator.detect({ text: normalized, source_lang: detection.language, target_lang: target }, call);
-        return { ...local, translated: result.translation, translation: 'done' };
+        return extend(local, { translated: result.translation, translation: 'done' as const });
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        return { ...local, translated: null, translation: isUnavailable(error) ? 'unavailable' : 'failed', translationError: reason };
+        return extend(local, { translated: null, translation: isUnavailable(error) ? ('unavailable' as const) : ('failed' as const), translationError: reason });
       }
     };
     // Called now: the request goes out before the caller starts the other detectors.

@@ -18,6 +18,7 @@ import { sanitizeRequest } from './sanitize.js';
 import { formatInspectionHeader, INSPECTION_HEADER, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
+import { extend } from '../objects.js';
 
 export interface RequestInspection {
   result: RequestDecisionResult;
@@ -110,7 +111,6 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     };
     const forThreat = complete instanceof Promise ? normalizingDone.then(threatTextOf) : threatTextOf(complete);
     checkDetectorLimits(profile, normalized.normalized, policies.length > 0);
-    const call = { traceId: request.traceId };
     // The translation beside the detectors: its size refusal holds even when no threat detector runs.
     const [{ threat, pii, contentPolicy, contentSafety }] = await Promise.all([detectRequest(detectors, request, normalized, forThreat, policies, options.tracer), forThreat]);
 
@@ -120,7 +120,7 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     const deciding = timings ? performance.now() : 0;
     let result: RequestDecisionResult;
     try {
-      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { ...call, traceContext }), {
+      result = await inSpan(options.tracer, request.traceContext, 'gateway.decision', (traceContext) => detectors.decisionPoint.decide(input, { traceId: request.traceId, traceContext }), {
         attributes: { 'palisade.side': 'request' },
       });
     } catch (error) {
@@ -139,14 +139,14 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     }
     if (options.events && result.events.length > 0) {
       const now = new Date();
-      const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
+      const context: SecurityEventContext = extend(request.context, { trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs });
       // Pseudonymised values stay in the request's memory: its events carry the masked forms only.
       const drafts = pseudonyms ? result.events.map(maskedEventValues) : result.events;
       if (pseudonyms) context.mask_pii_types = profile.pii.types;
       // The records (and their proof of inspection) are built and validated off the request path: the
       // request pays for a closure.
       options.events.emitLater(
-        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('request', input, profile) }, { profile, now })),
+        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, extend(context, { inspection: inspectionChecks('request', input, profile) }), { profile, now })),
       );
     }
     const inspectionHeader = profile.event_logging.inspection_header ? formatInspectionHeader(inspectionChecks('request', input, profile)) : undefined;

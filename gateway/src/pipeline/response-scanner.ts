@@ -32,6 +32,7 @@ import { joinParts, PART_SEPARATOR } from './text-parts.js';
 import { decodeJsonEscapes, rewriteJsonText, type DecodedJson } from './json-text.js';
 import { maskedSpans } from '../streaming/holdback.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
+import { extend } from '../objects.js';
 
 export interface ResponseScan {
   result: ResponseDecisionResult;
@@ -183,7 +184,6 @@ async function detectInAnswer(detectors: InspectionDetectors, request: ScanRespo
   const { profile } = request;
   const settings = profile.response_scanning;
   const timeoutMs = profile.detector_timeout_ms;
-  const call = { traceId: request.traceId };
   const span = (detector: string) => ({ tracer, parent: request.traceContext, detector });
   const policies = profilePolicies(profile, request.snapshot, 'response');
   const guardResponses = contentSafetyOnResponses(profile);
@@ -195,7 +195,7 @@ async function detectInAnswer(detectors: InspectionDetectors, request: ScanRespo
             (signal, traceContext) =>
               detectors.pii.detect(
                 { text, direction: 'output', system_prompt: request.systemPrompt, ...(settings.pii_types.length ? { types: settings.pii_types } : {}) },
-                { ...call, signal, traceContext },
+                { traceId: request.traceId, signal, traceContext },
               ),
             deadline,
             span('pii'),
@@ -203,7 +203,7 @@ async function detectInAnswer(detectors: InspectionDetectors, request: ScanRespo
       policies.length === 0
         ? skipped('no active response content policy in the profile')
         : runDetector(
-            (signal, traceContext) => detectors.contentPolicy.detect({ text, scope: 'output', revision: request.snapshot.revision, policies }, { ...call, signal, traceContext }),
+            (signal, traceContext) => detectors.contentPolicy.detect({ text, scope: 'output', revision: request.snapshot.revision, policies }, { traceId: request.traceId, signal, traceContext }),
             deadline,
             span('content_policy'),
           ),
@@ -220,7 +220,7 @@ async function detectInAnswer(detectors: InspectionDetectors, request: ScanRespo
                     role: 'response',
                     ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
                   },
-                  { ...call, signal, traceContext },
+                  { traceId: request.traceId, signal, traceContext },
                 ),
               deadline,
               span('content_safety'),
@@ -251,11 +251,11 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
   const emitEvents = (request: ScanResponse, result: ResponseDecisionResult, outcomes: AnswerOutcomes, unredactable: boolean, processingMs: number): void => {
     if (!options.events || result.events.length === 0) return;
     const now = new Date();
-    const context: SecurityEventContext = { ...request.context, trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs };
+    const context: SecurityEventContext = extend(request.context, { trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs });
     const drafts = unredactable ? [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }] : result.events;
     const { profile } = request;
     options.events.emitLater(
-      traceEmission(tracer, request.traceContext, () => buildSecurityEvents(drafts, { ...context, inspection: inspectionChecks('response', outcomes, profile) }, { profile, now })),
+      traceEmission(tracer, request.traceContext, () => buildSecurityEvents(drafts, extend(context, { inspection: inspectionChecks('response', outcomes, profile) }), { profile, now })),
     );
   };
 

@@ -8,6 +8,7 @@ import { INSPECTION_HEADER } from './proof-of-inspection.js';
 import { sendAnswer } from './proxy.js';
 import { restoreAnswer, type Pseudonyms } from './pseudonyms.js';
 import type { ResponseScanner, ScanResponse } from './response-scanner.js';
+import { extend } from '../objects.js';
 
 /** Scans a 2xx answer of a profiled call, then sends it (sanitized, restored) to the client. */
 export async function scanAndSend(
@@ -20,12 +21,12 @@ export async function scanAndSend(
 ): Promise<FastifyReply> {
   if (scan && deps.scanner && answer.status >= 200 && answer.status < 300) {
     const scanner = deps.scanner;
-    const scanned = await inSpan(deps.tracer, parent, 'gateway.response_scan', (traceContext) => scanner({ ...scan, answer, traceContext }));
+    const scanned = await inSpan(deps.tracer, parent, 'gateway.response_scan', (traceContext) => scanner(extend(scan, { answer, traceContext })));
     if (scanned?.inspectionHeader) {
       const requestSide = reply.getHeader(INSPECTION_HEADER);
       reply.header(INSPECTION_HEADER, typeof requestSide === 'string' && requestSide ? `${requestSide}, ${scanned.inspectionHeader}` : scanned.inspectionHeader);
     }
-    if (scanned) return sendAnswer(reply, { ...answer, body: restoreAnswer(scanned.body, answer.contentType, pseudonyms) });
+    if (scanned) return sendAnswer(reply, extend(answer, { body: restoreAnswer(scanned.body, answer.contentType, pseudonyms) }));
   }
-  return sendAnswer(reply, pseudonyms ? { ...answer, body: restoreAnswer(answer.body, answer.contentType, pseudonyms) } : answer);
+  return sendAnswer(reply, pseudonyms ? extend(answer, { body: restoreAnswer(answer.body, answer.contentType, pseudonyms) }) : answer);
 }

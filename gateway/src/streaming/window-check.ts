@@ -62,10 +62,10 @@ export function createWindowCheck(detectors: Pick<InspectionDetectors, 'pii' | '
       Promise.all([
         settings.pii_mode === 'disabled'
           ? skipped('response PII scanning is disabled')
-          : runDetector((signal) => detectors.pii.detect({ text, direction: 'output', system_prompt: context.systemPrompt, ...types }, { ...call, signal }), deadline),
+          : runDetector((signal) => detectors.pii.detect({ text, direction: 'output', system_prompt: context.systemPrompt, ...types }, { traceId: context.traceId, signal }), deadline),
         policies.length === 0
           ? skipped('no active response content policy in the profile')
-          : runDetector((signal) => detectors.contentPolicy.detect({ text, scope: 'output', revision: snapshot.revision, policies }, { ...call, signal }), deadline),
+          : runDetector((signal) => detectors.contentPolicy.detect({ text, scope: 'output', revision: snapshot.revision, policies }, { traceId: context.traceId, signal }), deadline),
       ]),
     );
     let result: ResponseDecisionResult;

@@ -18,6 +18,7 @@ import { Deadline } from './deadline.js';
 import { forwardableRequestHeaders, headerValue, type HeaderMap } from './headers.js';
 import { describeFailure, findErrorCode, isTimeoutError, safeOrigin } from './network-errors.js';
 import type { UpstreamClient, UpstreamClientOptions, UpstreamRequest, UpstreamResponse } from './types.js';
+import { extend } from '../objects.js';
 
 export const UPSTREAM_DEFAULTS = {
   connections: 256,
@@ -139,7 +140,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           result = await exchange(url, request, withAuth(forwarded, applied, hasBody), deadline);
           attempts = 2;
         }
-        return { ...result, durationMs: performance.now() - started, attempts };
+        return extend(result, { durationMs: performance.now() - started, attempts });
       } catch (error) {
         throw failure(error, deadline, url);
       } finally {

@@ -9,6 +9,7 @@ import { USAGE_STREAM, UsageDecision, type EventStream, type UsageBatch } from '
 import type { UpstreamResponse } from '../upstream/index.js';
 import { createUsageRollups } from './rollups.js';
 import { tokenUsageOf, type TokenUsage } from './tokens.js';
+import { extend } from '../objects.js';
 
 
 /** What the proxy learns of a call once it is routed. */
@@ -104,7 +105,7 @@ export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorde
 
   return {
     route(request, route) {
-      request.usageCall = { ...route, tokens: null };
+      request.usageCall = extend(route, { tokens: null });
     },
     answer(request, answer) {
       const call = request.usageCall;
