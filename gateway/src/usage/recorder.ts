@@ -35,8 +35,8 @@ export interface UsageRecorderOptions {
 
 /**
  * A call's usage, kept on the request itself (the gateway declares the property on fastify's requests
- * up front, so every request has the same shape). A WeakMap keyed by the request cost about 7 µs per
- * call in its inserts and lookups, 3 % of a bare proxied call.
+ * up front, so every request has the same shape). A WeakMap keyed by the request cost about 2.5 µs
+ * per call in its insert and lookups (a CPU profile of the bare routing path).
  */
 export interface UsageSlot {
   usageCall?: CallUsage | null | undefined;
