@@ -191,16 +191,12 @@ export type SecurityEventDraft = Omit<z.input<typeof SecurityEvent>, 'id' | 'tim
 
 /** Builds a validated event: a fresh id, `now` as timestamp, the type's default severity. */
 export function createSecurityEvent(draft: SecurityEventDraft, now: Date = new Date()): SecurityEvent {
-  return SecurityEvent.parse(withDefaults(draft, now));
-}
-
-function withDefaults<D extends Omit<SecurityEventDraft, 'inspection'>>(draft: D, now: Date): D & Pick<SecurityEvent, 'id' | 'timestamp' | 'severity'> {
-  return {
+  return SecurityEvent.parse({
     ...draft,
     id: draft.id ?? globalThis.crypto.randomUUID(),
     timestamp: draft.timestamp ?? now.toISOString(),
     severity: draft.severity ?? DEFAULT_SEVERITY_BY_EVENT_TYPE[draft.event_type],
-  };
+  });
 }
 
 /** The fields every event of one request shares (its context). */
