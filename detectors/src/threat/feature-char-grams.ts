@@ -35,6 +35,10 @@ export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: num
   // The layout every model so far uses (1- to 5-grams) is hashed by an unrolled loop, a third faster than the loop over lengths.
   const unrolled = config.charNgramMin === 1 && config.charNgramMax === 5;
   const [, salt1, salt2, salt3, salt4, salt5] = Array.from(lengthSalts) as [number, number, number, number, number, number];
+  // A 1-gram's bucket depends on its code unit alone: looked up (256 KB, once per extractor) instead of
+  // hashed, a fifth of the unrolled loop's finalisers.
+  const unigrams = new Int32Array(0x10000);
+  for (let c = 0; c < unigrams.length; c++) unigrams[c] = threatFmix32(Math.imul((THREAT_FNV_OFFSET ^ seedChar) ^ c, THREAT_FNV_PRIME) ^ salt1) & mask;
   // The length of the window whose buckets `buckets` holds and whose code units previousCodes holds
   // once the next window is loaded (0: none, or not in the unrolled layout).
   let counted = 0;
@@ -95,7 +99,7 @@ export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: num
     let m = 0;
     let i = 0;
     if (unrolled) {
-      const s1 = salt1;
+      const single = unigrams;
       const s2 = salt2;
       const s3 = salt3;
       const s4 = salt4;
@@ -106,8 +110,9 @@ export function createThreatCharGrams(config: ThreatFeatureConfig, seedChar: num
           m += 5 * reused;
           if (i + 5 > n) break;
         }
-        let h = Math.imul(start ^ codes[i]!, prime);
-        out[m] = threatFmix32(h ^ s1) & bits;
+        const c0 = codes[i]!;
+        let h = Math.imul(start ^ c0, prime);
+        out[m] = single[c0]!;
         h = Math.imul(h ^ codes[i + 1]!, prime);
         out[m + 1] = threatFmix32(h ^ s2) & bits;
         h = Math.imul(h ^ codes[i + 2]!, prime);
