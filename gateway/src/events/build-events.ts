@@ -16,12 +16,8 @@ export interface SecurityEventContext {
   provider_name?: string | null;
   profile_id?: string | null;
   model?: string | null;
-  user_prompt?: string | null;
-  /**
-   * PII types masked in the stored prompt besides the credentials (always masked): a pseudonymised
-   * call's own types, whose values must not outlive the request. Not stored itself.
-   */
-  mask_pii_types?: readonly PiiType[] | undefined;
+  /** The call's prompt, one holder shared by all of its events (its stored form is computed once). */
+  user_prompt?: EventPrompt | null;
   latency_ms?: number | null;
   /** The decision's proof of inspection (the checks run, their scores and fired rules). */
   inspection?: InspectionCheck[] | undefined;
@@ -91,6 +87,31 @@ function promptForEvents(prompt: string, alsoMask: readonly PiiType[] = []): str
   return out + text.slice(at);
 }
 
+/**
+ * A call's prompt: the text as the client sent it, and the form its events store, computed by the
+ * first event built and kept for the call's later ones (the request's, the answer's, a failure's): the
+ * credential scan is a detector pass over up to 32 KB, once per call.
+ */
+export class EventPrompt {
+  private stored: string | undefined;
+  private alsoMask: readonly PiiType[] = [];
+  constructor(readonly text: string) {}
+
+  /**
+   * Masks these types' values too in the stored form, for every event of the call built from now on:
+   * a pseudonymised call's types, whose values must not outlive the request.
+   */
+  maskAlso(types: readonly PiiType[]): void {
+    this.alsoMask = types;
+    this.stored = undefined;
+  }
+
+  forEvents(): string {
+    if (this.text === '') return '';
+    return (this.stored ??= promptForEvents(this.text, this.alsoMask));
+  }
+}
+
 /** A finding as the record keeps it: the detector's score and trust mark are left out, a credential is masked. */
 function storedEntity(e: PiiEntity): PiiEntity {
   return { type: e.type, start: e.start, end: e.end, value: SECRET_TYPES.has(e.type) ? e.masked : e.value, masked: e.masked };
@@ -119,7 +140,7 @@ export function buildSecurityEvents(
     provider_name: clipNullable(context.provider_name, MAX.provider_name),
     profile_id: context.profile_id ?? null,
     model: clipNullable(context.model, MAX.model),
-    user_prompt: context.user_prompt ? promptForEvents(context.user_prompt, context.mask_pii_types) : (context.user_prompt ?? null),
+    user_prompt: context.user_prompt ? context.user_prompt.forEvents() : null,
     latency_ms: context.latency_ms === undefined || context.latency_ms === null ? null : Math.max(0, context.latency_ms),
   };
   return assembleSecurityEvents(

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SecurityEvent, type EventStream } from '@palisade/core';
 import { decide } from '../decision/decide.js';
 import { entity, makeProfile, pii, request, threat } from '../testing/decision.js';
-import { buildSecurityEvents } from './build-events.js';
+import { buildSecurityEvents, EventPrompt } from './build-events.js';
 import { createEventEmitter, type EventEmitter } from './emitter.js';
 import { failingAppends, startRedisProxy, streamBackends, testStream } from '../testing/event-streams.js';
 
@@ -14,7 +14,7 @@ function requestEvents(n: number, label = 'req'): SecurityEvent[] {
   const out: SecurityEvent[] = [];
   for (let i = 0; i < n; i++) {
     const drafts = decide(request(profile, { threat: threat(i % 2 ? 0.99 : 0.1), pii: pii(entity('EMAIL', 0, 9)) })).events;
-    out.push(...buildSecurityEvents(drafts, { trace_id: `${label}-${i}`, tenant_id: 'acme', source_ip: '198.51.100.4', model: 'm-1', user_prompt: `prompt ${i}` }, { profile }));
+    out.push(...buildSecurityEvents(drafts, { trace_id: `${label}-${i}`, tenant_id: 'acme', source_ip: '198.51.100.4', model: 'm-1', user_prompt: new EventPrompt(`prompt ${i}`) }, { profile }));
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { createEventRepository, type SecurityEvent } from '@palisade/core';
 import { forOneDatabase } from '@palisade/core/testing';
 import { decide } from '../decision/decide.js';
 import { entity, makeProfile, pii, request, threat } from '../testing/decision.js';
-import { buildSecurityEvents } from './build-events.js';
+import { buildSecurityEvents, EventPrompt } from './build-events.js';
 import { createEventEmitter } from './emitter.js';
 import { streamBackends, testStream } from '../testing/event-streams.js';
 
@@ -26,7 +26,7 @@ t.test('a request\'s events reach PostgreSQL with its trace id and every field',
         const sent: SecurityEvent[] = [];
         for (let i = 0; i < 10; i++) {
           const result = decide(request(profile, { threat: threat(i % 2 ? 0.99 : 0.05), pii: pii(entity('EMAIL', 0, 11)) }));
-          const context = { trace_id: `e2e-${backend.name}-${i}`, tenant_id: 'acme', source_ip: '203.0.113.9', model: 'm', user_prompt: `prompt ${i}`, latency_ms: 3 };
+          const context = { trace_id: `e2e-${backend.name}-${i}`, tenant_id: 'acme', source_ip: '203.0.113.9', model: 'm', user_prompt: new EventPrompt(`prompt ${i}`), latency_ms: 3 };
           const now = new Date();
           const built = buildSecurityEvents(result.events, context, { profile, now });
           sent.push(...built);

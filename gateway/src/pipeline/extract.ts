@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { EXTRACTION_EMPTY_WARNING, inSpanSync, isExtractionEmpty, PalisadeError, type Tracer } from '@palisade/core';
 import { sourceIpOf } from '../server/request-info.js';
+import { EventPrompt } from '../events/index.js';
 import { extractForInspection } from './inspected-text.js';
 import type { InspectRequest } from './request-inspector.js';
 import type { MatchedRoute } from './route.js';
@@ -45,7 +46,7 @@ export function extractCall(
       provider_name: provider.name,
       profile_id: profileId,
       model: extraction.model,
-      user_prompt: extraction.user_messages.at(-1) ?? extraction.prompt,
+      user_prompt: new EventPrompt(extraction.user_messages.at(-1) ?? extraction.prompt),
     },
   };
 }

@@ -132,6 +132,8 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     }
 
     const { body, pseudonyms } = sanitizeRequest(result, request, normalized, joined);
+    // Pseudonymised values stay in the request's memory: no event of the call stores them.
+    if (pseudonyms) request.context.user_prompt?.maskAlso(profile.pii.types);
     const processingMs = Math.round((performance.now() - started) * 1000) / 1000;
     if (timings) {
       timings.observe('request', 'total', processingMs);
@@ -140,9 +142,8 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     if (options.events && result.events.length > 0) {
       const now = new Date();
       const context: SecurityEventContext = extend(request.context, { trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs });
-      // Pseudonymised values stay in the request's memory: its events carry the masked forms only.
+      // The findings of pseudonymised values are stored in their masked forms only.
       const drafts = pseudonyms ? result.events.map(maskedEventValues) : result.events;
-      if (pseudonyms) context.mask_pii_types = profile.pii.types;
       // The records (and their proof of inspection) are built and validated off the request path: the
       // request pays for a closure.
       options.events.emitLater(

@@ -218,7 +218,7 @@ async function detectInAnswer(detectors: InspectionDetectors, request: ScanRespo
                     text: clipForGuard(text),
                     blocked_categories: guardResponses.blockedCategories,
                     role: 'response',
-                    ...(request.context.user_prompt ? { prompt: clipForGuard(request.context.user_prompt) } : {}),
+                    ...(request.context.user_prompt?.text ? { prompt: clipForGuard(request.context.user_prompt.text) } : {}),
                   },
                   { traceId: request.traceId, signal, traceContext },
                 ),

@@ -223,6 +223,22 @@ t.test('incremental response scanning of streams', async (t) => {
     t.notMatch(JSON.stringify(s.logs.slice(from)), /john\.smith|916 123|EMAIL_1\]":/, 'nor does the log');
   });
 
+  t.test("pseudonymize: the answer's events keep no pseudonymised value either, buffered and streamed", async (t) => {
+    const { send } = await route({ pii: { enabled: true, types: ['EMAIL'], mode: 'pseudonymize' }, response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
+    const prompt = 'Forward the invoice to john.smith@example.org please';
+    const reply = { 'x-mock-reply': 'Done. I also copied anna.berg@example.net.' };
+    for (const body of [{ model: 'gpt-x', messages: [{ role: 'user', content: prompt }] }, { ...chat(), messages: [{ role: 'user', content: prompt }] }]) {
+      const answer = await send(body, reply);
+      t.equal(answer.status, 200);
+      const traceId = String(answer.headers['x-service-trace-id']);
+      const types = await eventsOf(traceId, 3);
+      t.same(types, ['PII_DETECTED', 'REQUEST_SANITIZED', 'RESPONSE_REDACTED'], "the request's and the answer's events");
+      const stored = JSON.stringify((await events.list({ trace_id: traceId })).items);
+      t.notMatch(stored, /john\.smith/, 'no event of the call stores the pseudonymised value');
+      t.match(stored, /Forward the invoice to/, 'the prompt is stored, masked');
+    }
+  });
+
   t.test('the OpenAI SDK as a stream client: masked deltas, and a block raised as its APIError', async (t) => {
     const masked = await route({ response_scanning: { enabled: true, pii_mode: 'mask', pii_types: ['EMAIL'] } });
     const client = (path: string, reply: string) =>
