@@ -33,7 +33,8 @@ export async function runOne(name: ScenarioName, options: Options): Promise<Scen
     const stack = await startStack(started, mock.url, dataDir, inspect, options.profileDir, tracingEnv);
     // A traced scenario's cost is judged against an untraced twin on the same upstream (tracing-pair.ts).
     if (traced) twinDataDir = mkdtempSync(join(tmpdir(), 'palisade-bench-'));
-    const twin = twinDataDir ? await startStack(started, mock.url, twinDataDir, inspect, undefined, { OTEL_TRACES_EXPORTER: 'none' }) : undefined;
+    // Profiled too with --profile: the pair's cost is read from the difference of the two profiles.
+    const twin = twinDataDir ? await startStack(started, mock.url, twinDataDir, inspect, options.profileDir, { OTEL_TRACES_EXPORTER: 'none' }) : undefined;
     const pid = stack.child.pid;
     const before = readMemory(pid);
     const measured = await measure(name, stack.url, options, inspect ? INSPECTED_BODY : BODY, true, pid);
