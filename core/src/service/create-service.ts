@@ -91,6 +91,10 @@ export function createService(options: ServiceOptions): Service {
     frameworkErrors: createFrameworkErrorHandler((request, reply, error) => sendError(request, reply, error, format)),
   }) as unknown as FastifyInstance;
 
+  // Declared up front: a property added to a built request gives it a second shape, and every site
+  // reading requests then handles two.
+  app.decorateRequest('traceId', undefined);
+
   // An empty body with a JSON content type (e.g. POST …/activate from many clients) means "no body",
   // not a syntax error; anything else goes through fastify's poisoning-safe JSON parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');

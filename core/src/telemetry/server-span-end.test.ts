@@ -12,6 +12,8 @@ t.test("a sampled request's server span ends with the answer, or as an error whe
   const { receiver } = await startTracedProcess(t, { serviceName: 'span-end-test', sampler: 'parentbased_traceidratio', samplerArg: '0' });
 
   const { app } = createService({ name: 'probe', logLevel: 'silent' });
+  // Set on every request: declared, so each request object is built with them (one shape for all).
+  t.ok(app.hasRequestDecorator('traceContext') && app.hasRequestDecorator('traceId'), 'the request properties tracing sets are declared');
   app.get('/items/:id', async () => ({ ok: true }));
   app.get('/slow', async () => {
     await new Promise((resolve) => setTimeout(resolve, 500));

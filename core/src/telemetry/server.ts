@@ -113,6 +113,9 @@ export function registerRequestTracing(app: FastifyInstance, tracer: Tracer, sam
     span.end();
   };
 
+  // Declared up front, so every request object is built with it: set later, it gave the traced
+  // process's requests a second shape and made every site reading a request slower.
+  app.decorateRequest('traceContext', undefined);
   // The headers the configured propagators read (traceparent, tracestate, baggage by default).
   const fields = propagation.fields();
   app.addHook('onRequest', (request, reply, done) => {

@@ -100,6 +100,8 @@ export function buildGateway(deps: GatewayDeps): Service {
     usage: deps.usage,
     tracer: activeTracer('gateway'),
   });
+  // Declared up front, as every request property the gateway sets (one shape for all requests).
+  app.decorateRequest('routedTenant', undefined);
   const usage = deps.usage;
   if (usage) {
     // Declared up front: every request gets the property in its constructor, one shape for all.

@@ -156,6 +156,7 @@ t.test('before the first bundle the gateway is not ready and answers 503', async
   const streams = createMemoryStreams();
   const upstream = createUpstreamClient({ cache: streams.cache });
   const { app } = buildGateway({ config: loadGatewayConfig({}), current: () => null, upstream, cache: streams.cache, logLevel: 'silent' });
+  t.ok(app.hasRequestDecorator('routedTenant') && app.hasRequestDecorator('traceId'), 'the request properties a call sets are declared (one shape for all requests)');
   const url = await listen(app, { port: 0, host: '127.0.0.1' });
   t.teardown(async () => {
     await app.close();
