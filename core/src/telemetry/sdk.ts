@@ -27,6 +27,18 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
   return exporters.length > 0 || enabledValue(env.OTEL_EXPORTER_OTLP_ENDPOINT) || enabledValue(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
+/**
+ * The OTLP/HTTP protocol when OTLP is the only trace exporter asked for (OTEL_TRACES_EXPORTER unset or
+ * `otlp`) and its protocol is HTTP (protobuf, the default, or JSON); undefined otherwise (gRPC, Zipkin,
+ * console, several exporters), which the SDK then builds itself.
+ */
+export function workerOtlpProtocol(env: NodeJS.ProcessEnv): 'http/protobuf' | 'http/json' | undefined {
+  const exporters = [...new Set(env.OTEL_TRACES_EXPORTER?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [])];
+  if (exporters.length > 1 || (exporters.length === 1 && exporters[0] !== 'otlp')) return undefined;
+  const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || 'http/protobuf').toLowerCase();
+  return protocol === 'http/protobuf' || protocol === 'http/json' ? protocol : undefined;
+}
+
 export interface IdGenerator {
   generateTraceId(): string;
   generateSpanId(): string;
@@ -87,8 +99,13 @@ export async function startTelemetry(options: { env?: NodeJS.ProcessEnv; service
   const env = options.env ?? process.env;
   if (!tracingRequested(env)) return null;
   // Loaded on demand: the SDK and its exporters cost start-up time and memory a process without traces skips.
-  const [{ NodeSDK }, { RandomIdGenerator }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/sdk-trace-base')]);
+  const [{ NodeSDK }, { RandomIdGenerator, BatchSpanProcessor }] = await Promise.all([import('@opentelemetry/sdk-node'), import('@opentelemetry/sdk-trace-base')]);
+  // OTLP over plain HTTP, the usual collector set-up, is sent from a worker thread (otlp-exporter.ts);
+  // any other exporter or protocol is built by the SDK from the same variables.
+  const protocol = workerOtlpProtocol(process.env);
+  const exporter = protocol ? (await import('./otlp-exporter.js')).createOtlpTraceExporter(protocol) : undefined;
   const sdk = new NodeSDK({
+    ...(exporter ? { spanProcessors: [new BatchSpanProcessor(exporter)] } : {}),
     ...(env.OTEL_SERVICE_NAME ? {} : options.serviceName ? { serviceName: options.serviceName } : {}),
     idGenerator: createRequestTraceIds(new RandomIdGenerator()),
     contextManager: new SyncContextManager(),
