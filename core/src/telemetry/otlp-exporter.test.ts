@@ -2,6 +2,11 @@
 // POST sends, how it retries, what it gives up on; the worker transport; and the exporter built from
 // the OTEL_EXPORTER_OTLP_* variables delivering spans the test receiver decodes.
 import t from 'tap';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -116,6 +121,29 @@ t.test('the exporter built from the environment delivers spans; https keeps the 
 
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = 'https://collector.example:4318';
   t.equal(createOtlpTraceExporter('http/protobuf'), undefined, 'https: the SDK exporter, which reads the certificate variables');
+});
+
+t.test("a shutdown's last batch goes out before the process ends", async (t) => {
+  const receiver = await startOtlpReceiver();
+  t.teardown(() => receiver.close());
+  const exporterModule = new URL('./otlp-exporter.js', import.meta.url).href;
+  const sdkModule = import.meta.resolve('@opentelemetry/sdk-trace-base');
+  const script = `
+    const { createOtlpTraceExporter } = await import(${JSON.stringify(exporterModule)});
+    const { BasicTracerProvider, BatchSpanProcessor } = await import(${JSON.stringify(sdkModule)});
+    const provider = new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(createOtlpTraceExporter('http/protobuf'))] });
+    provider.getTracer('probe').startSpan('last.words').end();
+    await provider.shutdown();`;
+  // A file, not --eval: the worker thread inherits the process's flags, and --input-type refuses a file.
+  const dir = mkdtempSync(join(tmpdir(), 'palisade-otlp-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'shutdown.mjs');
+  writeFileSync(file, script);
+  const child = spawn(process.execPath, [file], { env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }, stdio: 'inherit' });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  t.equal(code, 0, 'the process ended normally');
+  await receiver.waitFor((spans) => spans.some((s) => s.name === 'last.words'), 2_000);
+  t.pass('the span arrived');
 });
 
 t.test('which exporter settings the worker exporter serves', async (t) => {

@@ -37,9 +37,10 @@ function exportResponse(result: OtlpPostResult): ExportResponse {
 }
 
 /**
- * The transport: batches go to one worker thread, started with the first and not keeping the process
- * alive; a worker that stopped fails the batches it held (the SDK counts them dropped) and is started
- * again by the next.
+ * The transport: batches go to one worker thread, started with the first. The worker keeps the process
+ * alive only while a batch is in flight (as the SDK's own HTTP request would), so the last batches of a
+ * shutdown still go out; a worker that stopped fails the batches it held (the SDK counts them dropped)
+ * and is started again by the next.
  */
 export function createOtlpWorkerTransport(config: OtlpTransportConfig): IExporterTransport {
   let worker: Worker | undefined;
@@ -51,6 +52,7 @@ export function createOtlpWorkerTransport(config: OtlpTransportConfig): IExporte
     started.on('message', ({ id, result }: { id: number; result: OtlpPostResult }) => {
       const settle = pending.get(id);
       pending.delete(id);
+      if (pending.size === 0) started.unref();
       settle?.(exportResponse(result));
     });
     started.on('error', () => {});
@@ -68,6 +70,7 @@ export function createOtlpWorkerTransport(config: OtlpTransportConfig): IExporte
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve);
+        target.ref();
         target.postMessage({ id, post, data, timeoutMs: timeoutMillis } satisfies OtlpExportMessage);
       });
     },
