@@ -8,6 +8,7 @@
 // 2 µs dearer (ServerResponse's writeHead and OutgoingMessage's constructor), and a main-thread undici
 // transport made the gateway's upstream calls dearer in the same way.
 import { Worker } from 'node:worker_threads';
+import { diag } from '@opentelemetry/api';
 import { OTLPExporterBase, createOtlpNetworkExportDelegate, type ExportResponse, type IExporterTransport } from '@opentelemetry/otlp-exporter-base';
 import { convertLegacyHttpOptions } from '@opentelemetry/otlp-exporter-base/node-http';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
@@ -55,10 +56,15 @@ export function createOtlpWorkerTransport(config: OtlpTransportConfig): IExporte
       if (pending.size === 0) started.unref();
       settle?.(exportResponse(result));
     });
-    started.on('error', () => {});
+    let failure = '';
+    // Reported as the SDK reports a failed export (OpenTelemetry's diag logger, OTEL_LOG_LEVEL).
+    started.on('error', (error) => {
+      failure = `: ${error.message}`;
+      diag.error(`the OTLP export worker failed${failure}`);
+    });
     started.on('exit', (code) => {
       if (worker === started) worker = undefined;
-      for (const settle of pending.values()) settle({ status: 'failure', error: new Error(`the OTLP export worker stopped (exit code ${code})`) });
+      for (const settle of pending.values()) settle({ status: 'failure', error: new Error(`the OTLP export worker stopped (exit code ${code})${failure}`) });
       pending.clear();
     });
     return started;
