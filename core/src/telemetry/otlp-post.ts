@@ -24,7 +24,8 @@ export type OtlpPostResult = { status: 'success'; data?: Uint8Array } | { status
 const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 const USER_AGENT = 'palisade-otlp-exporter';
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-// The retry count and delays of the OTLP exporter specification's defaults, drawn by Palisade's backoff.
+// The OTLP exporter specification's retry count, first delay and cap; each further delay doubles
+// (Palisade's one backoff rule) where the SDK's transport multiplies by 1.5.
 const MAX_RETRIES = 5;
 export const OTLP_RETRY_BACKOFF: BackoffOptions = { initialMs: 1_000, maxMs: 5_000, jitter: 0.2 };
 
