@@ -5,6 +5,7 @@ import { assembleSecurityEvents, SECRET_PII_TYPES, type InspectionCheck, type Pi
 import { detectPii } from '@palisade/detectors';
 import type { DecisionEvent } from '../decision/types.js';
 import { filterEvents } from '../decision/filter-events.js';
+import { extend } from '../objects.js';
 
 /** What the pipeline knows of the request; shared by every event of it. */
 export interface SecurityEventContext {
@@ -21,6 +22,14 @@ export interface SecurityEventContext {
   latency_ms?: number | null;
   /** The decision's proof of inspection (the checks run, their scores and fired rules). */
   inspection?: InspectionCheck[] | undefined;
+}
+
+/** What a call knows of itself before any event (the extracted request's context). */
+export type CallEventContext = Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms' | 'inspection'>;
+
+/** The context of one side's events (the request's, the answer's): the call's, with that side's time and checks. */
+export function sideEventContext(call: { context: CallEventContext; traceId: string; tenantId: string }, latencyMs: number, inspection: InspectionCheck[]): SecurityEventContext {
+  return extend(call.context, { trace_id: call.traceId, tenant_id: call.tenantId, latency_ms: latencyMs, inspection });
 }
 
 /** A decision's event as is, or one the pipeline adds: only the type is required. */

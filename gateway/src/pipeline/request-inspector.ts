@@ -7,7 +7,7 @@ import { inSpan, isSampled, PalisadeError, type TraceContext, type Tracer, type 
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import type { Normalized, StagedNormalization } from '../normalizer/index.js';
 import { decideFailSafe, type DecisionPiiEntity, type RequestDecisionResult } from '../decision/index.js';
-import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
+import { buildSecurityEvents, sideEventContext, type CallEventContext, type EventEmitter } from '../events/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { checkDetectorLimits, checkPromptSize, checkThreatLimit } from './inspection-limits.js';
 import { profilePolicies } from './profile-policies.js';
@@ -18,7 +18,6 @@ import { sanitizeRequest } from './sanitize.js';
 import { formatInspectionHeader, INSPECTION_HEADER, inspectionChecks } from './proof-of-inspection.js';
 import { joinParts } from './text-parts.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
-import { extend } from '../objects.js';
 
 export interface RequestInspection {
   result: RequestDecisionResult;
@@ -41,7 +40,7 @@ export interface InspectRequest {
   traceId: string;
   tenantId: string;
   /** Who asked and where it went, for the security events of this request. */
-  context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  context: CallEventContext;
   /** With traces on: the request's span context, parent of the inspection spans. */
   traceContext?: TraceContext | undefined;
 }
@@ -141,13 +140,12 @@ export function createRequestInspector(detectors: InspectionDetectors, options: 
     }
     if (options.events && result.events.length > 0) {
       const now = new Date();
-      const context: SecurityEventContext = extend(request.context, { trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs });
       // The findings of pseudonymised values are stored in their masked forms only.
       const drafts = pseudonyms ? result.events.map(maskedEventValues) : result.events;
-      // The records (and their proof of inspection) are built and validated off the request path: the
-      // request pays for a closure.
+      // The records (and their proof of inspection) are built off the request path: the request pays
+      // for a closure.
       options.events.emitLater(
-        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, extend(context, { inspection: inspectionChecks('request', input, profile) }), { profile, now })),
+        traceEmission(options.tracer, request.traceContext, () => buildSecurityEvents(drafts, sideEventContext(request, processingMs, inspectionChecks('request', input, profile)), { profile, now })),
       );
     }
     const inspectionHeader = profile.event_logging.inspection_header ? formatInspectionHeader(inspectionChecks('request', input, profile)) : undefined;

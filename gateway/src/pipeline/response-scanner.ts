@@ -18,7 +18,7 @@ import {
 import { applyPiiAction, type PiiSpan } from '@palisade/detectors';
 import type { GatewaySnapshot } from '../config/snapshot.js';
 import { decideFailSafe, type DecisionInput, type DetectorOutcome, type ResponseDecisionResult } from '../decision/index.js';
-import { buildSecurityEvents, type EventEmitter, type SecurityEventContext } from '../events/index.js';
+import { buildSecurityEvents, sideEventContext, type CallEventContext, type EventEmitter } from '../events/index.js';
 import type { UpstreamResponse } from '../upstream/index.js';
 import type { InspectionDetectors } from './detectors.js';
 import { clipForGuard, contentSafetyOnResponses } from './guard-text.js';
@@ -32,7 +32,6 @@ import { joinParts, PART_SEPARATOR } from './text-parts.js';
 import { decodeJsonEscapes, rewriteJsonText, type DecodedJson } from './json-text.js';
 import { maskedSpans } from '../streaming/holdback.js';
 import type { TurnSlicer } from '../scheduling/turn-slicer.js';
-import { extend } from '../objects.js';
 
 export interface ResponseScan {
   result: ResponseDecisionResult;
@@ -52,7 +51,7 @@ export interface ScanResponse {
   systemPrompt: string;
   traceId: string;
   tenantId: string;
-  context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  context: CallEventContext;
   /** With traces on: the response scan's span context, parent of its detector spans. */
   traceContext?: TraceContext | undefined;
 }
@@ -251,11 +250,10 @@ export function createResponseScanner(detectors: InspectionDetectors, options: S
   const emitEvents = (request: ScanResponse, result: ResponseDecisionResult, outcomes: AnswerOutcomes, unredactable: boolean, processingMs: number): void => {
     if (!options.events || result.events.length === 0) return;
     const now = new Date();
-    const context: SecurityEventContext = extend(request.context, { trace_id: request.traceId, tenant_id: request.tenantId, latency_ms: processingMs });
     const drafts = unredactable ? [...result.events, { event_type: 'RESPONSE_BLOCKED' as const, reasons: ['the answer could not be redacted safely'] }] : result.events;
     const { profile } = request;
     options.events.emitLater(
-      traceEmission(tracer, request.traceContext, () => buildSecurityEvents(drafts, extend(context, { inspection: inspectionChecks('response', outcomes, profile) }), { profile, now })),
+      traceEmission(tracer, request.traceContext, () => buildSecurityEvents(drafts, sideEventContext(request, processingMs, inspectionChecks('response', outcomes, profile)), { profile, now })),
     );
   };
 

@@ -4,7 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import { isPalisadeError, PalisadeError, type ContentPolicy, type Profile, type StreamCodec } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import { buildSecurityEvents, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
+import { buildSecurityEvents, type CallEventContext, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
 import type { InspectionDetectors } from '../pipeline/detectors.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
@@ -25,7 +25,7 @@ export interface StreamCall {
   systemPrompt: string;
   traceId: string;
   tenantId: string;
-  context: Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms'>;
+  context: CallEventContext;
   reply: FastifyReply;
   /** The request's pseudonymised values: their placeholders in the answer are restored. */
   pseudonyms?: Pseudonyms | undefined;
