@@ -27,8 +27,11 @@ export interface SecurityEventContext {
 /** What a call knows of itself before any event (the extracted request's context). */
 export type CallEventContext = Omit<SecurityEventContext, 'trace_id' | 'tenant_id' | 'latency_ms' | 'inspection'>;
 
-/** The context of one side's events (the request's, the answer's): the call's, with that side's time and checks. */
-export function sideEventContext(call: { context: CallEventContext; traceId: string; tenantId: string }, latencyMs: number, inspection: InspectionCheck[]): SecurityEventContext {
+/**
+ * The context of one side's events (the request's, the answer's, buffered or streamed): the call's,
+ * with that side's time (null when it has none, as a stream's) and checks.
+ */
+export function sideEventContext(call: { context: CallEventContext; traceId: string; tenantId: string }, latencyMs: number | null, inspection: InspectionCheck[]): SecurityEventContext {
   return extend(call.context, { trace_id: call.traceId, tenant_id: call.tenantId, latency_ms: latencyMs, inspection });
 }
 

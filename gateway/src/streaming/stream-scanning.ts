@@ -4,7 +4,7 @@
 import type { FastifyReply } from 'fastify';
 import { isPalisadeError, PalisadeError, type ContentPolicy, type Profile, type StreamCodec } from '@palisade/core';
 import type { GatewaySnapshot } from '../config/snapshot.js';
-import { buildSecurityEvents, type CallEventContext, type EventEmitter, type SecurityEventContext, type SecurityEventPart } from '../events/index.js';
+import { buildSecurityEvents, sideEventContext, type CallEventContext, type EventEmitter, type SecurityEventPart } from '../events/index.js';
 import type { InspectionDetectors } from '../pipeline/detectors.js';
 import type { Pseudonyms } from '../pipeline/pseudonyms.js';
 import { profilePolicies } from '../pipeline/profile-policies.js';
@@ -184,7 +184,7 @@ function plannedStream(call: StreamCall, codec: StreamCodec, rules: WindowRules,
 export function createStreamScanning(detectors: Pick<InspectionDetectors, 'pii' | 'contentPolicy' | 'decisionPoint'>, options: StreamScanningOptions = {}) {
   const emit: Emit = (call, drafts, outcomes) => {
     if (!options.events || drafts.length === 0) return;
-    const context: SecurityEventContext = { ...call.context, trace_id: call.traceId, tenant_id: call.tenantId, ...(outcomes ? { inspection: inspectionChecks('response', outcomes, call.profile) } : {}) };
+    const context = sideEventContext(call, null, outcomes ? inspectionChecks('response', outcomes, call.profile) : []);
     options.events.emitLater(() => buildSecurityEvents(drafts, context, { profile: call.profile, now: new Date() }));
   };
   const rulePrefixesFor = createRulePrefixCache(options.compileRulePrefixes);
