@@ -16,13 +16,18 @@ export interface Telemetry {
 
 const enabledValue = (value: string | undefined) => value !== undefined && value.trim() !== '';
 
+/** The exporters OTEL_TRACES_EXPORTER names, lower-cased (none when unset). */
+function traceExportersOf(env: NodeJS.ProcessEnv): string[] {
+  return env.OTEL_TRACES_EXPORTER?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [];
+}
+
 /**
  * On when OTEL_EXPORTER_OTLP_ENDPOINT (or its traces form) is set or OTEL_TRACES_EXPORTER names an
  * exporter other than none; OTEL_SDK_DISABLED=true wins.
  */
 export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
-  const exporters = env.OTEL_TRACES_EXPORTER?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [];
+  const exporters = traceExportersOf(env);
   if (exporters.includes('none')) return false;
   return exporters.length > 0 || enabledValue(env.OTEL_EXPORTER_OTLP_ENDPOINT) || enabledValue(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
@@ -33,7 +38,7 @@ export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
  * console, several exporters), which the SDK then builds itself.
  */
 export function workerOtlpProtocol(env: NodeJS.ProcessEnv): 'http/protobuf' | 'http/json' | undefined {
-  const exporters = [...new Set(env.OTEL_TRACES_EXPORTER?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean) ?? [])];
+  const exporters = [...new Set(traceExportersOf(env))];
   if (exporters.length > 1 || (exporters.length === 1 && exporters[0] !== 'otlp')) return undefined;
   const protocol = (env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL?.trim() || env.OTEL_EXPORTER_OTLP_PROTOCOL?.trim() || 'http/protobuf').toLowerCase();
   return protocol === 'http/protobuf' || protocol === 'http/json' ? protocol : undefined;
