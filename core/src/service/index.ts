@@ -8,4 +8,5 @@ export * from './request-stats.js';
 export { clientErrorOf, rawErrorResponse } from './client-errors.js';
 export * from './detector-service.js';
 export * from './backoff.js';
+export * from './read-limited.js';
 export * from './thread-priority.js';

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { Agent } from 'undici';
 import { request } from 'undici';
 import { backoffDelay, type BackoffOptions } from '../service/backoff.js';
+import { readLimited } from '../service/read-limited.js';
 
 const compress = promisify(gzip);
 
@@ -38,20 +39,6 @@ function retryAfterMs(value: string | string[] | undefined): number | undefined 
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      return undefined;
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
 async function postOnce(post: OtlpPost, dispatcher: Agent, data: Uint8Array, timeoutMs: number): Promise<OtlpPostResult> {
   const headers: Record<string, string> = { ...post.headers, 'user-agent': post.userAgent ? `${post.userAgent} ${USER_AGENT}` : USER_AGENT };
   let body: Uint8Array = data;
@@ -61,7 +48,7 @@ async function postOnce(post: OtlpPost, dispatcher: Agent, data: Uint8Array, tim
   }
   try {
     const answer = await request(post.url, { method: 'POST', headers, body, dispatcher, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-    const payload = await readBounded(answer.body);
+    const payload = await readLimited(answer.body, MAX_RESPONSE_BYTES);
     if (payload === undefined) return { status: 'failure', message: `the OTLP collector's answer is over ${MAX_RESPONSE_BYTES} bytes` };
     if (answer.statusCode >= 200 && answer.statusCode < 300) return { status: 'success', data: payload };
     const wait = retryAfterMs(answer.headers['retry-after']);

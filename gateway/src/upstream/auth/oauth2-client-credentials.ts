@@ -3,7 +3,7 @@
 // when the upstream answers 401 (the request is then retried once).
 import { randomUUID } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { PalisadeError, vendorI, type Cache, type StreamsClock } from '@palisade/core';
+import { PalisadeError, readLimited, vendorI, type Cache, type StreamsClock } from '@palisade/core';
 import { describeFailure, safeEndpoint } from '../network-errors.js';
 import type { UpstreamLogger } from '../types.js';
 import { createTokenCache, DEFAULT_TOKEN_LIFETIME_MS, oauthCacheKey, tokenExpiresAt } from './oauth-token-cache.js';
@@ -104,7 +104,9 @@ export function createOAuthClientCredentials(options: OAuthOptions): OAuthAuthen
         bodyTimeout: tokenTimeoutMs + 1000,
       });
       status = answer.statusCode;
-      text = await readLimited(answer.body, MAX_TOKEN_ANSWER_BYTES);
+      const bytes = await readLimited(answer.body, MAX_TOKEN_ANSWER_BYTES);
+      if (!bytes) throw new Error(`token answer larger than ${MAX_TOKEN_ANSWER_BYTES} bytes`);
+      text = bytes.toString('utf8');
     } catch (error) {
       if (signal.aborted) {
         throw new PalisadeError('LLM_REQUEST_FAILED', { message: `OAuth token endpoint ${endpoint} did not answer within ${tokenTimeoutMs} ms`, cause: error });
@@ -184,16 +186,3 @@ export function createOAuthClientCredentials(options: OAuthOptions): OAuthAuthen
   };
 }
 
-async function readLimited(body: AsyncIterable<Uint8Array> & { destroy?: (error?: Error) => unknown }, limit: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > limit) {
-      body.destroy?.();
-      throw new Error(`token answer larger than ${limit} bytes`);
-    }
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
