@@ -2,7 +2,7 @@
 // group and the next. Every numeric rule (card, INN, SNILS, passport, phone) reads windows of consecutive
 // groups from this one index, so a text is walked once for all of them and a rule never splits a group.
 import { isDash, isDigit, isInlineSpace } from './chars.js';
-import { Int32List } from './int32-list.js';
+import { int32View, newInt32List, pushInt32 } from './int32-list.js';
 
 /** How two neighbouring groups are joined (a plain object, not a const enum, so transpilers agree). */
 export const Gap = {
@@ -64,8 +64,8 @@ const SCAN_BY_HAND = 16;
  * prose in JavaScript cost 2 to 3 ns each.
  */
 export function indexDigitGroups(text: string): DigitIndex {
-  const groupStarts = new Int32List();
-  const groupEnds = new Int32List();
+  const groupStarts = newInt32List();
+  const groupEnds = newInt32List();
   const length = text.length;
   const nextDigit = /[0-9]/g;
   let i = 0;
@@ -78,13 +78,13 @@ export function indexDigitGroups(text: string): DigitIndex {
       if (!nextDigit.test(text)) break;
       i = nextDigit.lastIndex - 1;
     }
-    groupStarts.push(i);
+    pushInt32(groupStarts, i);
     while (i + 1 < length && isDigit(text.charCodeAt(i + 1))) i++;
-    groupEnds.push(i + 1);
+    pushInt32(groupEnds, i + 1);
     i++;
   }
-  const starts = groupStarts.view();
-  const ends = groupEnds.view();
+  const starts = int32View(groupStarts);
+  const ends = int32View(groupEnds);
   const count = starts.length;
   const gaps = new Uint8Array(Math.max(0, count - 1));
   for (let g = 0; g + 1 < count; g++) gaps[g] = classifyGap(text, ends[g]!, starts[g + 1]!);

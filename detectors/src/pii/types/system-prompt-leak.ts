@@ -9,7 +9,7 @@
 // Mask (our choice): the whole span becomes "[SYSTEM_PROMPT]".
 import type { PiiCandidate, PiiRule } from '../rule.js';
 import { isWordChar } from '../text/chars.js';
-import { Int32List } from '../text/int32-list.js';
+import { int32View, newInt32List, pushInt32 } from '../text/int32-list.js';
 
 export const LEAK_MIN_WORDS = 8;
 const SHORT_PROMPT_MIN_WORDS = 5;
@@ -62,16 +62,16 @@ function mayBeKnown(filter: Uint8Array, hash: number): boolean {
 }
 
 function readWords(text: string, vocabulary: Map<string, number>, grow: boolean): Words {
-  const starts = new Int32List();
-  const ends = new Int32List();
-  const ids = new Int32List();
-  const weights = new Int32List();
+  const starts = newInt32List();
+  const ends = newInt32List();
+  const ids = newInt32List();
+  const weights = newInt32List();
   let unknownRun = 0;
   const entry = (start: number, end: number, id: number, weight: number) => {
-    starts.push(start);
-    ends.push(end);
-    ids.push(id);
-    weights.push(weight);
+    pushInt32(starts, start);
+    pushInt32(ends, end);
+    pushInt32(ids, id);
+    pushInt32(weights, weight);
   };
   // Lower-casing the whole text once is cheaper than word by word, when it keeps every offset.
   const lower = text.toLowerCase();
@@ -105,7 +105,7 @@ function readWords(text: string, vocabulary: Map<string, number>, grow: boolean)
     entry(start, i, id, 1);
   }
   if (unknownRun > 0) entry(-1, -1, -1, unknownRun);
-  return { starts: starts.view(), ends: ends.view(), ids: ids.view(), weights: weights.view() };
+  return { starts: int32View(starts), ends: int32View(ends), ids: int32View(ids), weights: int32View(weights) };
 }
 
 const BASE = 1_000_003;
