@@ -3,7 +3,7 @@
 // Detectors, the translation service and the decision point all go through it, so timeouts, the
 // internal token, trace propagation and error mapping are the same everywhere.
 import { Pool } from 'undici';
-import { PalisadeError, isErrorCode, withTraceHeaders } from '@palisade/core';
+import { PalisadeError, isErrorCode, readLimited, withTraceHeaders } from '@palisade/core';
 import type { DetectorCallOptions } from './contract.js';
 
 export interface JsonServiceClientOptions<Response> {
@@ -20,6 +20,8 @@ export interface JsonServiceClientOptions<Response> {
   /** Keep-alive connections to the service; default 64. */
   connections?: number;
   keepAliveTimeoutMs?: number;
+  /** The most bytes of an answer read; a longer one is refused as the service's failure. Default 64 MiB. */
+  maxAnswerBytes?: number;
   /** Checks a 200 answer and returns it typed; throws (e.g. a ZodError) when it is not one. */
   parse(body: unknown): Response;
 }
@@ -32,6 +34,13 @@ export interface JsonServiceClient<Request, Response> {
 interface ErrorBody {
   error?: { code?: unknown; message?: unknown; details?: unknown };
 }
+
+/**
+ * The services take bodies of at most 8 MiB; their answers are of that order (a PII answer lists the
+ * entities of a 1 MiB text, a translation is a text). A peer sending more is broken or hostile, and the
+ * timeout alone would let it stream hundreds of megabytes into the caller's memory over loopback.
+ */
+const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** undici's own timers only back up ours, which always fire first. */
 const UNDICI_BACKSTOP_MS = 1_000;
@@ -58,6 +67,7 @@ export function createJsonServiceClient<Request, Response>(options: JsonServiceC
   const fixedHeaders: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (options.internalToken) fixedHeaders['x-internal-token'] = options.internalToken;
   const name = `${options.service} (${base.origin})`;
+  const maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
 
   return {
     async call(request, call = {}) {
@@ -66,15 +76,17 @@ export function createJsonServiceClient<Request, Response>(options: JsonServiceC
       // W3C traceparent of the caller's span (when traces are on): the service's span is its child.
       const headers = withTraceHeaders(call.traceId ? { ...fixedHeaders, 'x-trace-id': call.traceId } : fixedHeaders, call.traceContext);
       let status: number;
-      let text: string;
+      let bytes: Buffer | undefined;
       try {
         const res = await pool.request({ path, method: 'POST', headers, body: JSON.stringify(request), signal });
         status = res.statusCode;
-        text = await res.body.text();
+        bytes = await readLimited(res.body, maxAnswerBytes);
       } catch (error) {
         const why = timeout.aborted ? `no answer within ${timeoutMs} ms` : call.signal?.aborted ? 'the caller stopped waiting' : error instanceof Error ? error.message : String(error);
         throw unavailable(`${name}: ${why}`, error);
       }
+      if (!bytes) throw unavailable(`${name} answered with more than ${maxAnswerBytes} bytes`);
+      const text = bytes.toString('utf8');
       let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;

@@ -3,7 +3,7 @@
 // every poll interval as a safety net for a lost notice. A request holds the snapshot it started
 // with, so a running request keeps its old provider settings (e.g. its timeout).
 import { request } from 'undici';
-import { BUNDLE_CHANNEL, inRootSpan, readBundle, SpanKind, withTraceHeaders, type LocalBundleAppliers, type PubSub, type Span, type TraceContext, type Tracer } from '@palisade/core';
+import { BUNDLE_CHANNEL, DEFAULT_MAX_BUNDLE_BYTES, inRootSpan, readBundle, readLimited, SpanKind, withTraceHeaders, type LocalBundleAppliers, type PubSub, type Span, type TraceContext, type Tracer } from '@palisade/core';
 import { compileSnapshot, type GatewaySnapshot, type SnapshotOptions } from './snapshot.js';
 
 export interface ConfigLoaderLogger {
@@ -69,7 +69,10 @@ export function createConfigLoader(options: ConfigLoaderOptions): ConfigLoader {
     if (options.internalToken) headers['x-internal-token'] = options.internalToken;
     const response = await request(options.bundleUrl, { headers: withTraceHeaders(headers, traceContext), headersTimeout: fetchTimeoutMs, bodyTimeout: fetchTimeoutMs });
     span?.setAttribute('http.response.status_code', response.statusCode);
-    const body = Buffer.from(await response.body.arrayBuffer());
+    // The archive is compressed, so it is never larger than the decompressed bytes readBundle accepts:
+    // a store answering more is refused before it can fill the gateway's memory.
+    const body = await readLimited(response.body, DEFAULT_MAX_BUNDLE_BYTES);
+    if (!body) throw new Error(`the bundle store's answer is over ${DEFAULT_MAX_BUNDLE_BYTES} bytes`);
     if (response.statusCode === 304) {
       confirmedAt = Date.now();
       return false;
