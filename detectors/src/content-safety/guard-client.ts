@@ -4,7 +4,7 @@
 // the internal token, answers in the OpenAI error shape, and its 5xx mean "no model now" (503 here).
 import { Pool } from 'undici';
 import { z } from 'zod';
-import { PalisadeError } from '@palisade/core';
+import { PalisadeError, readLimited } from '@palisade/core';
 import type { DetectorCallOptions } from '../contract.js';
 import { CONTENT_SAFETY_LIMITS } from './limits.js';
 
@@ -97,15 +97,17 @@ export function createGuardClient(options: GuardClientOptions): GuardClient {
     const signal = call.signal ? AbortSignal.any([call.signal, timeout]) : timeout;
     const sent = call.traceId ? { ...headers, 'x-request-id': call.traceId } : headers;
     let status: number;
-    let text: string;
+    let bytes: Buffer | undefined;
     try {
       const res = await pool.request({ path: `${prefix}${path}`, method, headers: sent, signal, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       status = res.statusCode;
-      text = await res.body.text();
+      bytes = await readLimited(res.body, CONTENT_SAFETY_LIMITS.maxAnswerBytes);
     } catch (error) {
       const why = timeout.aborted ? `no answer within ${timeoutMs} ms` : call.signal?.aborted ? 'the caller stopped waiting' : error instanceof Error ? error.message : String(error);
       throw unavailable(`${name}: ${why}`, error);
     }
+    if (!bytes) throw new PalisadeError('INTERNAL_ERROR', { message: `${name} answered ${method} ${path} with more than ${CONTENT_SAFETY_LIMITS.maxAnswerBytes} bytes` });
+    const text = bytes.toString('utf8');
     if (status === 200) {
       try {
         return JSON.parse(text) as unknown;

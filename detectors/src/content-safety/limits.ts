@@ -15,6 +15,11 @@ export const CONTENT_SAFETY_LIMITS = Object.freeze({
    * is for servers that put a short <think> block before it.
    */
   maxOutputTokens: 128,
+  /**
+   * Bytes of a model server's answer read: a completion of at most maxOutputTokens tokens, or the model
+   * list, is a few kilobytes; more is a broken server, refused rather than buffered.
+   */
+  maxAnswerBytes: 1024 * 1024,
   /** The whole model call, when CONTENT_SAFETY_TIMEOUT_MS is unset. */
   defaultTimeoutMs: 10_000,
 });

@@ -83,6 +83,11 @@ t.test('the model server down or answering garbage', async (t) => {
   const garbage = await post(base, { text: 'hello' });
   t.equal(garbage.status, 500);
   t.match(await garbage.json(), { error: { code: 'INTERNAL_ERROR' } });
+  // An answer past any completion's size is refused, not buffered.
+  guard.garbage('x'.repeat(2 * 1024 * 1024));
+  const huge = await post(base, { text: 'hello' });
+  t.equal(huge.status, 500);
+  t.match(await huge.json(), { error: { code: 'INTERNAL_ERROR', message: /with more than 1048576 bytes/ } });
 });
 
 t.test('without CONTENT_SAFETY_MODEL_URL: 503 on analyze, device-info answers, X-Internal-Token guards', async (t) => {
