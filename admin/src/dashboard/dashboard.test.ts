@@ -2,7 +2,7 @@ import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { createEventRepository, createSecurityEvent, createUsageRepository, USAGE_LATENCY_BUCKETS, type EventType, type SecurityEvent } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
-import { createTestClock, startTestApp } from '../security-events/test-app.js';
+import { createTestClock, startTestApp } from '../testing/route-test-app.js';
 import { registerDashboardRoutes } from './routes.js';
 
 const P1 = randomUUID();

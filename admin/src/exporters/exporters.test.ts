@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { createResourceStore, createSecretBox, type Exporter } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
-import { startTestApp } from '../security-events/test-app.js';
+import { startTestApp } from '../testing/route-test-app.js';
 import { registerExporterRoutes } from './routes.js';
 
 /** A real webhook receiver on loopback: records each request's headers, answers `status`. */

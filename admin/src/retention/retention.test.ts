@@ -9,7 +9,7 @@ import {
   type SecurityEvent,
 } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
-import { createTestClock, startTestApp } from '../security-events/test-app.js';
+import { createTestClock, startTestApp } from '../testing/route-test-app.js';
 import { registerRetentionRoutes } from './routes.js';
 import { scrubEventDetails } from './scrub.js';
 import { createRetentionWorker } from './worker.js';

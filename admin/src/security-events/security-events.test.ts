@@ -2,7 +2,7 @@ import t from 'tap';
 import { randomUUID } from 'node:crypto';
 import { createEventRepository, createSecurityEvent, type SecurityEvent, type SecurityEventDraft } from '@palisade/core';
 import { forEachDatabase } from '@palisade/core/testing';
-import { startTestApp } from './test-app.js';
+import { startTestApp } from '../testing/route-test-app.js';
 import { registerSecurityEventRoutes } from './routes.js';
 
 const PROVIDER = randomUUID();
