@@ -207,3 +207,18 @@ t.test('a text made of anchors is searched with every pattern once the anchor co
   const custom = threatSignalAnchors([...THREAT_SIGNALS, { name: 'custom', family: 'override', pattern: /quiet/u }]);
   t.not(custom.windowMasks('what a quiet afternoon by the river', [0], 1024)[0]! & (1 << THREAT_SIGNALS.length), 0, 'a signal without anchors is always searched');
 });
+
+t.test('the anchor bound is per window: a long text of key-like lines is searched as narrowly as a short one', async (t) => {
+  const { threatSignalAnchors } = await import('./signals.js');
+  const { threatWindowStarts } = await import('./windows.js');
+  const anchors = threatSignalAnchors();
+  const all = (1 << THREAT_SIGNALS.length) - 1;
+  // As the views hold it: lower case.
+  const line = '-----begin rsa private key-----\naaaa';
+  for (const size of [64 * 1024, 1024 * 1024]) {
+    const text = line.repeat(Math.ceil(size / line.length)).slice(0, size);
+    const starts = threatWindowStarts(text.length, 1024, 768);
+    const masks = anchors.windowMasks(text, starts, 1024);
+    t.equal(masks.filter((m) => m === all).length, 0, `${size} characters: no window searched with every pattern`);
+  }
+});

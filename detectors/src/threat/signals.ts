@@ -334,9 +334,16 @@ export interface ThreatSignalAnchors {
   windowMasks(text: string, starts: readonly number[], windowChars: number): Int32Array;
 }
 
-/** Past this many anchors found in a view, plus this many per window, the rest of it is searched with every pattern: a text made of anchors ("dan dan dan") costs a bounded scan. */
-const ANCHOR_BUDGET = 4096;
-const ANCHOR_BUDGET_PER_WINDOW = 16;
+/**
+ * Past this many anchors found per window of a view, the rest of it is searched with every pattern: in
+ * a text made of anchors ("-----" runs, "dan dan dan") finding each one costs more than the patterns,
+ * which fail at once there. The budget is per window only: with a fixed part as well (4,096 anchors and
+ * 16 per window), a 64 KiB text of repeated key-like lines stayed within it while 1 MiB of the same went
+ * past it after a fifth, so the large text's windows ran every pattern and cost 1.4 times as much per
+ * character (ratio 21 to 23 in the adversarial suite). 64 per window is one anchor per 12 characters of
+ * stride, far more than prose holds.
+ */
+const ANCHOR_BUDGET_PER_WINDOW = 64;
 
 /**
  * One scan of a view for the anchors of every signal (one regex of them all, each occurrence found),
@@ -386,7 +393,7 @@ export function threatSignalAnchors(signals: readonly ThreatSignal[] = THREAT_SI
     windowMasks: (text, starts, windowChars) => {
       const out = new Int32Array(starts.length).fill(always);
       if (always === all || roots.length === 0) return out;
-      const budget = ANCHOR_BUDGET + ANCHOR_BUDGET_PER_WINDOW * starts.length;
+      const budget = ANCHOR_BUDGET_PER_WINDOW * starts.length;
       const end = (k: number) => Math.min(text.length, starts[k]! + windowChars);
       let first = 0;
       let found = 0;
