@@ -48,7 +48,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     anchors: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'skip', 'drop', 'abandon', 'attention', 'follow'],
     needs: 'latin',
     pattern: new RegExp(
-      String.raw`\b(ignore|disregard|forget|override|bypass|skip|drop|abandon|pay no attention to|do not follow|don't follow|stop following)\b.{0,40}?\b(?<!\bmy )(previous|prior|above|earlier|preceding|former|original|initial|old|all|any|your|the|these|those)\b.{0,30}?\b(instructions?|rules?|prompts?|directives?|guidelines?|restrictions?|context|commands?|programming|guardrails?|policies|policy|constraints?)\b|\b(ignore|disregard|forget)\b (everything|all|anything|whatever) (above|before|prior|previously|earlier|you (were|have been|had been) (told|given))`,
+      String.raw`\b(ignore|disregard|forget|override|bypass|skip|drop|abandon|pay no attention to|do not follow|don't follow|stop following)\b.{0,40}?\b(?<!\bmy )(previous|prior|above|earlier|preceding|former|original|initial|old|all|any|your|the|these|those)\b.{0,30}?\b(instructions?|rules?|prompts?|directives?|guidelines?|restrictions?|context|commands?|programming|guardrails?|policies|policy|constraints?|orders?|directions?|tasks?|assignments?)\b|\b(ignore|disregard|forget)\b (everything|all|anything|whatever) (above|before|prior|previously|earlier|you (were|have been|had been) (told|given))|\b(ignore|disregard|forget)\b (all of |everything in )?(the|this|that) ((text|message|content|conversation|prompt|stuff|input) )?above\b`,
       G,
     ),
   },
@@ -109,15 +109,17 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     anchors: ['prompt', 'instruction', 'message', 'password', 'passphrase', 'key', 'rules', 'configuration', 'guidelines', 'text', 'context'],
     needs: 'latin',
     pattern:
-      /\b(reveal|show|print|repeat|output|tell|display|leak|give|share|disclose|write out|dump|expose|list|recite|spell out|translate|summari[sz]e)\b.{0,40}?\b(system|initial|hidden|secret|original|internal|confidential|developer|pre-?prompt|above|previous|full|exact)\b.{0,20}?\b(prompt|instructions?|message|messages|password|passphrase|key|rules|configuration|guidelines|text|context)\b/u,
+      /\b(reveal|show|print|repeat|output|tell|display|leak|give|share|disclose|write out|dump|expose|list|recite|spell out|translate|summari[sz]e)\b.{0,40}?\b(system|initial|hidden|secret|original|internal|confidential|developer|pre-?prompt|above|previous|full|exact)\b.{0,20}?\b(prompt|instructions?|message|messages|password|passphrase|key|rules|configuration|guidelines|text|context)\b|\b(reveal|show|print|repeat|output|display|leak|disclose|write out|dump|expose|recite|spell out)\b (me |us )?(the|your|all|all the|all of the|all your|all of your) (prompt|instructions|rules|guidelines|configuration) (you (were|have been|got|received)|(that|which) (you|were) |given to you|above)/u,
   },
   {
     name: 'en.extraction_question',
     family: 'extraction',
-    anchors: ['what is your', 'what is the', 'what are your', 'what are the', 'what was your', 'what was the', 'what were your', 'what were the', 'system prompt', 'initial prompt', 'secret key', 'password', 'passcode', 'passphrase', 'api key', 'credentials'],
+    anchors: ['what is your', 'what is the', 'what are your', 'what are the', 'what was your', 'what was the', 'what were your', 'what were the', 'system prompt', 'initial prompt', 'secret key', 'password', 'passcode', 'passphrase', 'api key', 'credentials', 'secret word', 'secret code', 'secret phrase', 'magic word'],
     needs: 'latin',
+    // "What is the password policy / the secret of a good pizza" asks about something else: the noun
+    // must end the phrase.
     pattern:
-      /\bwhat (is|are|was|were) (your|the) (system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)\b|\b(your|the) (system prompt|initial prompt|secret key|password) (is|says)\b|\b(tell|give|reveal|show|share|send|print|leak) (me |us )?(the|your) (admin |administrator |root |secret |master |hidden )?(password|passcode|passphrase|secret key|api key|credentials)\b/u,
+      /\bwhat (is|are|was|were) (your|the) (system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)\b(?! ?(?:policy|policies|manager|managers|requirements?|reset|length|strength|complexity|format|field|hint|expir\w*|rotation|hash\w*|generator|recovery|security|of|to (?:a|an|good|success|happiness|life)\b|ingredient|sauce|santa|menu|garden|life|recipe|for (?:a|an|good|success)\b))|\b(your|the) (system prompt|initial prompt|secret key|password) (is|says)\b|\b(tell|give|reveal|show|share|send|print|leak|spell) (me |us )?(the|your) (admin |administrator |root |secret |master |hidden )?(password|passcode|passphrase|secret key|api key|credentials|secret word|secret code|secret phrase|magic word)\b/u,
   },
   {
     name: 'ru.extraction',
