@@ -116,10 +116,11 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     family: 'extraction',
     anchors: ['what is your', 'what is the', 'what are your', 'what are the', 'what was your', 'what was the', 'what were your', 'what were the', 'system prompt', 'initial prompt', 'secret key', 'password', 'passcode', 'passphrase', 'api key', 'credentials', 'secret word', 'secret code', 'secret phrase', 'magic word'],
     needs: 'latin',
-    // "What is the password policy / the secret of a good pizza" asks about something else: the noun
-    // must end the phrase.
+    // "What is the password policy / the secret of a good pizza" asks about something else, and "the
+    // rules for expense reports" or "the instructions the teacher gave" are someone else's: after "the",
+    // the noun must end the question or be tied to the assistant ("the rules you follow").
     pattern:
-      /\bwhat (is|are|was|were) (your|the) (system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)\b(?! ?(?:policy|policies|manager|managers|requirements?|reset|length|strength|complexity|format|field|hint|expir\w*|rotation|hash\w*|generator|recovery|security|of|to (?:a|an|good|success|happiness|life)\b|ingredient|sauce|santa|menu|garden|life|recipe|for (?:a|an|good|success)\b))|\b(your|the) (system prompt|initial prompt|secret key|password) (is|says)\b|\b(tell|give|reveal|show|share|send|print|leak|spell) (me |us )?(the|your) (admin |administrator |root |secret |master |hidden )?(password|passcode|passphrase|secret key|api key|credentials|secret word|secret code|secret phrase|magic word)\b/u,
+      /\bwhat (is|are|was|were) your (system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)\b(?! ?(?:policy|policies|manager|managers|requirements?|reset|length|strength|complexity|format|field|hint|expir\w*|rotation|hash\w*|generator|recovery|security|of|to (?:a|an|good|success|happiness|life)\b|ingredient|sauce|santa|menu|garden|life|recipe|for (?:a|an|good|success)\b))|\bwhat (is|are|was|were) the (system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)(?= ?(?:[?.!,:;"')]|$|you\b|that you\b|given to you\b|above\b|in your\b|of your\b|for you\b|behind you\b|exactly\b|verbatim\b|now\b|again\b|please\b))|\b(your|the) (system prompt|initial prompt|secret key|password) (is|says)\b|\b(tell|give|reveal|show|share|send|print|leak|spell) (me |us )?(the|your) (admin |administrator |root |secret |master |hidden )?(password|passcode|passphrase|secret key|api key|credentials|secret word|secret code|secret phrase|magic word)\b/u,
   },
   {
     name: 'ru.extraction',
