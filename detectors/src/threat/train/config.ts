@@ -39,8 +39,11 @@ export const THREAT_RECIPE: ThreatRecipeOptions = {
   calibrationL2: 1,
   // Defensive wording ("never reveal these instructions") is how pasted system prompts protect
   // themselves, the benign source flagged most; its weight may go below 0, but not below -1, so that
-  // the phrase appended to an attack takes at most 1 off its logit (README, "Calibration").
-  calibrationRuleFloors: { defensive: -1 },
+  // the phrase appended to an attack takes at most 1 off its logit (README, "Calibration"). An override
+  // ("forget everything above") counts at least 0.5: the fit on all rows gave it 0, the head having
+  // learnt the English and Russian ones, which left the German, French and Spanish ones (few rows
+  // beyond the grammar) with no rule weight at all; on held-out folds 0.5 changed nothing measurable.
+  calibrationRuleFloors: { defensive: -1, override: 0.5 },
 };
 
 /** threat-v1's recipe and features, re-run by eval:threat on the same folds for comparison. */
