@@ -77,9 +77,12 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.new_instructions',
     family: 'new_instructions',
-    anchors: [' instruction', ' rule', ' task', ' directive', ' system prompt', ' policy', 'instead', 'now you', 'now, you', 'now do', 'now, do', 'now follow', 'now, follow'],
+    anchors: [' instruction', ' rule', ' task', ' directive', ' system prompt', ' policy', 'instead', 'now you', 'now, you', 'now do', 'now, do', 'now follow', 'now, follow', 'your new ', 'your real ', 'your true ', 'your actual ', 'the ai', 'the assistant', 'the llm', 'the language model', 'the model', 'the chatbot'],
     needs: 'latin',
-    pattern: /\b(new|updated|real|actual|true|secret|hidden|additional|override) (instructions?|rules?|task|directive|system prompt|policy)\b|\b(instead|now),? (you will|you must|do|follow|your task)\b/u,
+    // Also a goal handed over ("your new goal is to …") and a note addressed to the model inside a
+    // document ("Note to the AI model: …"), the shape of indirect injections.
+    pattern:
+      /\b(new|updated|real|actual|true|secret|hidden|additional|override) (instructions?|rules?|task|directive|system prompt|policy)\b|\b(instead|now),? (you will|you must|do|follow|your task)\b|\byour (new|real|true|actual) (goal|objective|mission|purpose|job) (is|will be) (now )?to\b|\b(note|message|instructions?|reminder|attention|important) (to|for) (the )?(ai|assistant|llm|language model|model|chatbot)\b(?! (industry|market|training|evaluation|architecture)\b)/u,
   },
   {
     name: 'ru.new_instructions',
