@@ -4,8 +4,8 @@
 // they name. Date and date-time fields are date pickers in the console's language; enum values that have
 // words (statuses, event types, modes, an exporter's kind) are shown as those words and sent as the API's values.
 import { useMemo } from 'react';
-import Form from '@rjsf/mantine';
-import type { RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
+import Form, { Templates } from '@rjsf/mantine';
+import type { BaseInputTemplateProps, RegistryWidgetsType, RJSFSchema, UiSchema } from '@rjsf/utils';
 import { Alert, Button, Group } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,18 @@ import { DateTimeWidget, DateWidget } from './DateWidgets';
 import { formValidators } from './form-validators';
 
 const WIDGETS: RegistryWidgetsType = { DateWidget, DateTimeWidget };
+
+const MantineInput = Templates.BaseInputTemplate!;
+/**
+ * Mantine's number input clamps a value outside the schema's minimum or maximum when it loses focus:
+ * "100" typed into a field whose minimum is 1095 became 1095 and was saved without a word. A number is
+ * kept as typed, and the form's validation refuses it on its field, as the API would.
+ */
+function BaseInputTemplate(props: BaseInputTemplateProps) {
+  const numeric = props.schema.type === 'number' || props.schema.type === 'integer';
+  return numeric ? <MantineInput {...props} options={{ ...props.options, clampBehavior: 'none' }} /> : <MantineInput {...props} />;
+}
+const TEMPLATES = { BaseInputTemplate };
 // Each language's validator is made once (its compiled schemas are kept), not per form.
 const validators = formValidators();
 
@@ -80,6 +92,7 @@ export function SchemaForm(props: SchemaFormProps) {
           formData={props.formData}
           validator={localValidator}
           widgets={WIDGETS}
+          templates={TEMPLATES}
           formContext={formContext}
           readonly={props.readOnly}
           showErrorList={false}
