@@ -2,6 +2,7 @@
 // service's failure, never a buffer without end.
 import t from 'tap';
 import { createServer, type Server } from 'node:http';
+import { startFloodingPeer } from '@palisade/core/testing';
 import { createJsonServiceClient } from './http-client.js';
 
 async function peer(test: { teardown(fn: () => unknown): void }, handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server }> {
@@ -26,20 +27,9 @@ t.test('an answer within the limit is parsed', async (t) => {
 });
 
 t.test('an answer over the limit, or one without end, is SERVICE_UNAVAILABLE and the stream is cut', async (t) => {
-  let sent = 0;
-  const { url } = await peer(t, (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    const write = () => {
-      while (!res.destroyed && sent < 512 * 1024 * 1024) {
-        sent += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', write);
-      }
-      res.end();
-    };
-    write();
-  });
-  const c = client(url, 1024 * 1024);
+  const flood = await startFloodingPeer({ totalBytes: 512 * 1024 * 1024, contentType: 'application/json' });
+  t.teardown(() => flood.close());
+  const c = client(flood.url, 1024 * 1024);
   t.teardown(() => c.close());
   const error = await c.call({ text: 'hi' }).then(
     () => undefined,
@@ -47,5 +37,5 @@ t.test('an answer over the limit, or one without end, is SERVICE_UNAVAILABLE and
   );
   t.equal(error?.code, 'SERVICE_UNAVAILABLE');
   t.match(error?.message, /test detector .* answered with more than 1048576 bytes/);
-  t.ok(sent < 64 * 1024 * 1024, `the peer stopped after ${sent} bytes`);
+  t.ok(flood.sentBytes() < 64 * 1024 * 1024, `the peer stopped after ${flood.sentBytes()} bytes`);
 });

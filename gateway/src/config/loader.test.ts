@@ -110,33 +110,16 @@ t.test('each new revision is handed to onLoaded (once), with its active profiles
 });
 
 t.test('a store that answers without end is cut off at the bundle size limit; the snapshot in force stays', async (t) => {
-  const { createServer } = await import('node:http');
+  const { startFloodingPeer } = await import('@palisade/core/testing');
   const { DEFAULT_MAX_BUNDLE_BYTES } = await import('@palisade/core');
-  let sent = 0;
-  let cut = false;
-  const server = createServer((_req, res) => {
-    sent = 0; // start() and refresh() each download once: the figure is the last answer's
-    res.on('close', () => (cut = !res.writableFinished));
-    res.writeHead(200, { 'content-type': 'application/gzip' });
-    const chunk = Buffer.alloc(1024 * 1024, 7);
-    const write = () => {
-      while (!res.destroyed && sent < 4 * DEFAULT_MAX_BUNDLE_BYTES) {
-        sent += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', write);
-      }
-      res.end();
-    };
-    write();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  server.unref();
-  const { port } = server.address() as { port: number };
-  const loader = createConfigLoader({ bundleUrl: `http://127.0.0.1:${port}/bundle.tar.gz`, pollIntervalMs: 0, logger: { info() {}, warn() {}, error() {} } });
+  const store = await startFloodingPeer({ totalBytes: 4 * DEFAULT_MAX_BUNDLE_BYTES, chunkBytes: 1024 * 1024, contentType: 'application/gzip' });
+  t.teardown(() => store.close());
+  const loader = createConfigLoader({ bundleUrl: `${store.url}/bundle.tar.gz`, pollIntervalMs: 0, logger: { info() {}, warn() {}, error() {} } });
   t.teardown(() => loader.stop());
   await loader.start();
   await t.rejects(loader.refresh(), /answer is over 67108864 bytes/);
   t.equal(loader.current(), null);
-  await until(() => cut);
-  t.ok(sent < 1.25 * DEFAULT_MAX_BUNDLE_BYTES, `the gateway hung up after ${sent} bytes (the store had 4 times the limit to send)`);
+  // start() and refresh() each download once: the figures are the last answer's.
+  await until(() => store.cutShort());
+  t.ok(store.sentBytes() < 1.25 * DEFAULT_MAX_BUNDLE_BYTES, `the gateway hung up after ${store.sentBytes()} bytes (the store had 4 times the limit to send)`);
 });
