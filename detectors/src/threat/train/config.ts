@@ -40,10 +40,12 @@ export const THREAT_RECIPE: ThreatRecipeOptions = {
   // Defensive wording ("never reveal these instructions") is how pasted system prompts protect
   // themselves, the benign source flagged most; its weight may go below 0, but not below -1, so that
   // the phrase appended to an attack takes at most 1 off its logit (README, "Calibration"). An override
-  // ("forget everything above") counts at least 0.5: the fit on all rows gave it 0, the head having
+  // ("forget everything above") counts at least 1.5: the fit on all rows gave it 0, the head having
   // learnt the English and Russian ones, which left the German, French and Spanish ones (few rows
-  // beyond the grammar) with no rule weight at all; on held-out folds 0.5 changed nothing measurable.
-  calibrationRuleFloors: { defensive: -1, override: 0.5 },
+  // beyond the grammar) with no rule weight at all. Held-out folds fit 0 to 2.3; over three grammar
+  // draws, 1.5 raised German, French and Spanish file rows' TPR at 2 % FPR by about 0.01 to 0.03 and
+  // the trigger-word false alarms by 0.002 (1.0 changed nothing measurable).
+  calibrationRuleFloors: { defensive: -1, override: 1.5 },
 };
 
 /** threat-v1's recipe and features, re-run by eval:threat on the same folds for comparison. */
