@@ -1,6 +1,7 @@
 // Leetspeak ("1gn0r3") mapped back to letters, for the de-obfuscated view (deobfuscate.ts).
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
 import { forEachThreatAddressAt } from './deobfuscate-address.js';
+import { int32View, newInt32List, pushInt32 } from '../text/int32-list.js';
 
 const LEET: Readonly<Record<string, string>> = {
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '€': 'e',
@@ -14,7 +15,7 @@ const LEET_TO = new Uint16Array(128);
 for (const [from, to] of Object.entries(LEET)) if (from.charCodeAt(0) < 128) LEET_TO[from.charCodeAt(0)] = to.charCodeAt(0);
 const EURO = 0x20ac; // € is the one non-ASCII leet character
 const AT = 0x40;
-const NO_ADDRESSES: readonly number[] = [];
+const NO_ADDRESSES: Int32Array = new Int32Array(0);
 const leetLetter = (c: number): number => (c < 128 ? LEET_TO[c]! : c === EURO ? LEET['€']!.charCodeAt(0) : 0);
 const isLeetCode = (c: number): boolean => leetLetter(c) !== 0;
 const LEET_TOKEN_CHAR = /[\p{L}\p{N}]/u;
@@ -87,7 +88,7 @@ function someLeetToken(
   length: number,
   min: number,
   max: number,
-  addressAts: readonly number[],
+  addressAts: Int32Array,
   visit: (start: number, end: number) => boolean,
 ): boolean {
   const classes = TOKEN_CLASS;
@@ -169,9 +170,9 @@ export function undoThreatLeetspeakCodes(codes: Uint16Array, length: number): nu
   // The `@` of an e-mail address or a URL's userinfo is punctuation, not an `a`.
   let addressAts = NO_ADDRESSES;
   if (at) {
-    const found: number[] = [];
-    forEachThreatAddressAt(codes, length, (i) => found.push(i));
-    addressAts = found;
+    const found = newInt32List();
+    forEachThreatAddressAt(codes, length, (i) => pushInt32(found, i));
+    addressAts = int32View(found);
   }
   const isLeetspeak = (start: number, end: number): boolean => {
     const c = leetCounts(codes, length, start, end);

@@ -2,7 +2,7 @@
 // group and the next. Every numeric rule (card, INN, SNILS, passport, phone) reads windows of consecutive
 // groups from this one index, so a text is walked once for all of them and a rule never splits a group.
 import { isDash, isDigit, isInlineSpace } from './chars.js';
-import { int32View, newInt32List, pushInt32 } from './int32-list.js';
+import { int32View, newInt32List, pushInt32 } from '../../text/int32-list.js';
 
 /** How two neighbouring groups are joined (a plain object, not a const enum, so transpilers agree). */
 export const Gap = {

@@ -9,7 +9,7 @@
 // Mask (our choice): the whole span becomes "[SYSTEM_PROMPT]".
 import type { PiiCandidate, PiiRule } from '../rule.js';
 import { isWordChar } from '../text/chars.js';
-import { int32View, newInt32List, pushInt32 } from '../text/int32-list.js';
+import { int32View, newInt32List, pushInt32 } from '../../text/int32-list.js';
 
 export const LEAK_MIN_WORDS = 8;
 const SHORT_PROMPT_MIN_WORDS = 5;
