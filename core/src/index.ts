@@ -11,3 +11,4 @@ export * from './bundle/index.js';
 export * from './telemetry/index.js';
 export * from './vendors/index.js';
 export * from './i18n/index.js';
+export * from './text/index.js';

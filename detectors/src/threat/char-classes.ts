@@ -103,40 +103,5 @@ export function threatCodesRoom(codes: Uint16Array, length: number): Uint16Array
   return codes.length >= length ? codes : new Uint16Array(Math.max(length, 2 * codes.length));
 }
 
-/** The code units of `text` written into the start of `codes` (which must hold them). */
-export function threatWriteCodes(text: string, codes: Uint16Array): void {
-  Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).write(text, 'utf16le');
-}
-
-/**
- * The string of the first `length` UTF-16 code units of `codes`, lone surrogates kept (a TextDecoder
- * would replace them). The scans that rewrite a text (whitespace collapse, spaced letters, leetspeak,
- * homoglyphs) write into such a buffer instead of calling replace() or concatenating: on a text with
- * hundreds of thousands of matches, replace() keeps every match's pieces alive until it returns, and
- * the young-generation collections that copy them made a 1 MiB text take 100 ms where 64 KiB took 1.
- * Text without a code unit above 0xFF becomes a one-byte string, as V8 would have made it: the
- * signal regexes scan two-byte strings for their Cyrillic patterns too. Typed arrays are
- * little-endian on every platform Node runs on, as 'utf16le' reads them.
- */
-export function threatStringOfCodes(codes: Uint16Array, length: number, narrow?: Buffer): string {
-  let wide = false;
-  for (let i = 0; i < length; i++) {
-    if (codes[i]! > 0xff) {
-      wide = true;
-      break;
-    }
-  }
-  if (wide) return Buffer.from(codes.buffer, codes.byteOffset, length * 2).toString('utf16le');
-  // One-byte text through `narrow` when the caller lends one that is large enough (a scratch buffer:
-  // a fresh megabyte costs more in page faults than the copy).
-  if (narrow === undefined || narrow.length < length) return Buffer.from(codes.subarray(0, length)).toString('latin1');
-  for (let i = 0; i < length; i++) narrow[i] = codes[i]!;
-  return narrow.toString('latin1', 0, length);
-}
-
-/** The UTF-16 code units of `text` in a new array, copied by Buffer.write (a charCodeAt each costs several times as much). */
-export function threatCodesOf(text: string): Uint16Array {
-  const codes = new Uint16Array(text.length);
-  Buffer.from(codes.buffer, codes.byteOffset, codes.byteLength).write(text, 'utf16le');
-  return codes;
-}
+// The threat scans' names for the shared code-unit helpers (see @palisade/core's text/code-units.ts).
+export { codeUnitsOf as threatCodesOf, stringOfCodeUnits as threatStringOfCodes, writeCodeUnits as threatWriteCodes } from '@palisade/core';

@@ -50,6 +50,10 @@ t.test('per-word script resolution, both ways', async (t) => {
   t.equal(normalizeHomoglyphs('да, Оk').text, 'да, Ок', 'the same tie in a Russian text');
   t.equal(normalizeHomoglyphs('Оk').text, 'Оk', 'a tie in a tied text stays');
   t.equal(normalizeHomoglyphs('Ещё').text, 'Ещё', 'Russian letters without look-alikes are never touched');
+  // The rewritten text is rebuilt from its code units: characters of other planes and scripts beside
+  // resolved words come back as they were, at any length.
+  const long = 'gооgle 😀 日本 '.repeat(20_000);
+  t.equal(normalizeHomoglyphs(long).text, 'google 😀 日本 '.repeat(20_000), 'a long text with astral and CJK characters');
 });
 
 t.test('offsets: normalized spans map back to the original characters', async (t) => {

@@ -11,6 +11,7 @@
 // Letters without a look-alike stay as they are (a word can stay mixed); digits, marks and letters of
 // other scripts are neither counted nor changed. Every replacement is one code unit for one, so
 // positions do not move.
+import { codeUnitsOf, stringOfCodeUnits } from '@palisade/core';
 import { CONFUSABLE_MAPS, CONFUSABLE_TABLE_SIZE } from './confusables.js';
 
 const HAS_CYRILLIC = /[\u0400-\u052F\u1C80-\u1C8F\uA640-\uA69F]/;
@@ -50,13 +51,6 @@ function wordCharLength(text: string, i: number): number {
 }
 
 type Script = 'latin' | 'cyrillic';
-
-/** Code units back to a string, in chunks that fit an argument list (lone surrogates kept as they are). */
-function fromCodes(codes: Uint16Array): string {
-  let out = '';
-  for (let i = 0; i < codes.length; i += 8192) out += String.fromCharCode(...codes.subarray(i, i + 8192));
-  return out;
-}
 
 /** Latin minus Cyrillic letters of the whole text: the tie-breaker of rule 3. */
 function textBalance(text: string): number {
@@ -115,12 +109,9 @@ export function resolveMixedScripts(text: string): string {
     for (let k = start; k < i; k++) {
       const c = text.charCodeAt(k);
       if (!has(map, c)) continue;
-      if (!codes) {
-        codes = new Uint16Array(n);
-        for (let m = 0; m < n; m++) codes[m] = text.charCodeAt(m);
-      }
+      codes ??= codeUnitsOf(text);
       codes[k] = map[c]!;
     }
   }
-  return codes ? fromCodes(codes) : text;
+  return codes ? stringOfCodeUnits(codes, n) : text;
 }
