@@ -15,6 +15,10 @@ t.test('URLs with credentials of database, cache and queue schemes', async (t) =
     'postgresql+psycopg2://app:s3cret@db/app',
     'jdbc:mysql://db:3306/app?user=app&password=s3cret',
     'jdbc:sqlserver://db:1433;databaseName=app;user=sa;password=Str0ng!',
+    // The scheme is matched by its letters in any case, with a driver after "+", and at the shortest length.
+    'POSTGRESQL+Psycopg2://app:s3cret@db/app',
+    'Neo4j+S://neo4j:s3cret@graph:7687',
+    'ydb://svc:s3cret@ydb.example:2135/db',
   ]) {
     t.same(urls(`DATABASE_URL=${url}\n`), [url], url);
   }
