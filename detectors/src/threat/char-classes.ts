@@ -102,6 +102,3 @@ export function lowerThreatCodes(codes: Uint16Array, length: number): boolean {
 export function threatCodesRoom(codes: Uint16Array, length: number): Uint16Array {
   return codes.length >= length ? codes : new Uint16Array(Math.max(length, 2 * codes.length));
 }
-
-// The threat scans' names for the shared code-unit helpers (see @palisade/core's text/code-units.ts).
-export { codeUnitsOf as threatCodesOf, stringOfCodeUnits as threatStringOfCodes, writeCodeUnits as threatWriteCodes } from '@palisade/core';

@@ -1,5 +1,6 @@
 // Leetspeak ("1gn0r3") mapped back to letters, for the de-obfuscated view (deobfuscate.ts).
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
+import { codeUnitsOf, stringOfCodeUnits } from '@palisade/core';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth } from './char-classes.js';
 import { forEachThreatAddressAt } from './deobfuscate-address.js';
 import { int32View, newInt32List, pushInt32 } from '../text/int32-list.js';
 
@@ -144,9 +145,9 @@ function someLeetToken(
  */
 export function undoThreatLeetspeak(text: string): { text: string; count: number } {
   if (!HAS_LEET.test(text)) return { text, count: 0 };
-  const codes = threatCodesOf(text);
+  const codes = codeUnitsOf(text);
   const count = undoThreatLeetspeakCodes(codes, text.length);
-  return count === 0 ? { text, count } : { text: threatStringOfCodes(codes, text.length), count };
+  return count === 0 ? { text, count } : { text: stringOfCodeUnits(codes, text.length), count };
 }
 
 /** undoThreatLeetspeak of the code units [0, length) of `codes`, in place; returns the count. */
@@ -180,7 +181,7 @@ export function undoThreatLeetspeakCodes(codes: Uint16Array, length: number): nu
   };
   if (!someLeetToken(codes, length, 3, MAX_LEET_WORD, addressAts, isLeetspeak)) return 0;
   // The mapped tokens are rewritten in the code units (leet characters map one code unit to one), not
-  // by a replace() callback per token (see threatStringOfCodes); a token is counted before it is
+  // by a replace() callback per token (see stringOfCodeUnits); a token is counted before it is
   // rewritten, and the scan goes on after it.
   let count = 0;
   // More than 32 code units are more than 16 code points.

@@ -1,6 +1,7 @@
 // Spaced-out letters ("i g n o r e", "s.y.s.t.e.m") joined into words, for the de-obfuscated view
 // (deobfuscate.ts).
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
+import { codeUnitsOf, stringOfCodeUnits } from '@palisade/core';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth } from './char-classes.js';
 
 const LETTER = /\p{L}/u;
 
@@ -17,12 +18,12 @@ const WORD_FLAGS = THREAT_CHAR.letter | THREAT_CHAR.number;
  * Spaced-out letters joined into words; returns the text and how many runs were joined. The matches of
  * SPACED_RUN, replaced by their letters, found by a scan that writes into one buffer: the regex pushed a
  * backtracking entry per letter of a run and its replace() a piece per match, so a 1 MiB run cost 60 ms
- * of collections (see threatStringOfCodes).
+ * of collections (see stringOfCodeUnits).
  */
 export function joinThreatSpacedLetters(text: string): { text: string; count: number } {
-  const codes = threatCodesOf(text);
+  const codes = codeUnitsOf(text);
   const joined = joinThreatSpacedLetterCodes(codes, text.length);
-  return joined.count === 0 ? { text, count: 0 } : { text: threatStringOfCodes(codes, joined.length), count: joined.count };
+  return joined.count === 0 ? { text, count: 0 } : { text: stringOfCodeUnits(codes, joined.length), count: joined.count };
 }
 
 /**

@@ -2,7 +2,8 @@
 // spaced-out letters ("i g n o r e") and instructions wrapped in base64. Each produces an extra view of
 // the prompt that is scored like plain text; the prompt's score is the maximum over its views. The
 // transforms live beside this file: deobfuscate-leet.ts, deobfuscate-spaced.ts, deobfuscate-base64.ts.
-import { lowerThreatCodes, threatCodesRoom, threatStringOfCodes, threatWriteCodes } from './char-classes.js';
+import { stringOfCodeUnits, writeCodeUnits } from '@palisade/core';
+import { lowerThreatCodes, threatCodesRoom } from './char-classes.js';
 import { decodeThreatBase64Blocks, type ThreatBase64Options, THREAT_BASE64_DEFAULTS } from './deobfuscate-base64.js';
 import { undoThreatLeetspeakCodes } from './deobfuscate-leet.js';
 import { joinThreatSpacedLetterCodes } from './deobfuscate-spaced.js';
@@ -49,7 +50,7 @@ export function createThreatViewBuilder(base64Options: ThreatBase64Options = THR
   let narrow = Buffer.alloc(0);
   const stringOf = (codes: Uint16Array, length: number): string => {
     if (narrow.length < length) narrow = Buffer.alloc(Math.max(length, 2 * narrow.length));
-    return threatStringOfCodes(codes, length, narrow);
+    return stringOfCodeUnits(codes, length, narrow);
   };
   const views = (prompt: string): ThreatTextViews => {
     // What the string steps did: stripped = stripThreatInvisibles(prompt), lowered =
@@ -57,12 +58,12 @@ export function createThreatViewBuilder(base64Options: ThreatBase64Options = THR
     const { once: stripped, twice } = stripThreatInvisiblesTwice(prompt);
     let length = twice.length;
     lowered = threatCodesRoom(lowered, length);
-    threatWriteCodes(twice, lowered);
+    writeCodeUnits(twice, lowered);
     if (!lowerThreatCodes(lowered, length)) {
       const lower = twice.toLowerCase();
       length = lower.length;
       lowered = threatCodesRoom(lowered, length);
-      threatWriteCodes(lower, lowered);
+      writeCodeUnits(lower, lowered);
     }
     if (mayHaveThreatHomoglyphs(lowered, length)) resolveThreatHomoglyphCodes(lowered, length);
     collapsed = threatCodesRoom(collapsed, length);

@@ -1,7 +1,8 @@
 // The detector's own cheap normalisation. The gateway's normalizer already did NFKC, zero-width removal
 // and homoglyph resolution, but the service can be called directly, and the model was trained on text
 // normalised exactly this way, so it is applied to every input (idempotent on normalised text).
-import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth, threatCodesOf, threatStringOfCodes } from './char-classes.js';
+import { codeUnitsOf, stringOfCodeUnits } from '@palisade/core';
+import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth } from './char-classes.js';
 
 // Zero-width and invisible format characters that split words without showing: ZW space/joiners, word
 // joiner, BOM, soft hyphen, Mongolian vowel separator, bidi marks and the invisible math operators.
@@ -45,8 +46,8 @@ export function resolveThreatHomoglyphs(text: string): string {
   // The text is read from, and changed words rewritten in, one copy of its code units (each lookalike
   // is one code unit for one), not concatenated: a text of one long mixed-script word made a rope of a
   // million pieces.
-  const codes = threatCodesOf(text);
-  return resolveThreatHomoglyphCodes(codes, codes.length) ? threatStringOfCodes(codes, text.length) : text;
+  const codes = codeUnitsOf(text);
+  return resolveThreatHomoglyphCodes(codes, codes.length) ? stringOfCodeUnits(codes, text.length) : text;
 }
 
 /** Whether resolveThreatHomoglyphs could change the code units [0, length): a Cyrillic letter, a Greek lookalike or an astral character. */
@@ -196,9 +197,9 @@ export function collapseThreatWhitespace(text: string): string {
   let first = start;
   while (first < end && !(isSpace(first) && (text.charCodeAt(first) !== 0x20 || isSpace(first + 1)))) first++;
   if (first === end) return start === 0 && end === text.length ? text : text.slice(start, end);
-  // Compacted in one copy of the code units, not by replace() (see threatStringOfCodes).
-  const codes = threatCodesOf(text);
-  return threatStringOfCodes(codes, collapseThreatWhitespaceCodes(codes, text.length));
+  // Compacted in one copy of the code units, not by replace() (see stringOfCodeUnits).
+  const codes = codeUnitsOf(text);
+  return stringOfCodeUnits(codes, collapseThreatWhitespaceCodes(codes, text.length));
 }
 
 /** collapseThreatWhitespace of the code units [0, length) of `codes`, in place; returns the new length. */
