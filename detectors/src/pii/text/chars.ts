@@ -38,6 +38,9 @@ export function isLetter(c: number): boolean {
 
 export const isAsciiAlnum = (c: number): boolean => c < 128 && (ASCII[c]! & (DIGIT | LETTER)) !== 0;
 
+/** An upper-case ASCII letter's lower-case code; any other code unit as it is. */
+export const toAsciiLower = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
+
 /** Letters or digits of any script. */
 export const isWordChar = (c: number): boolean => isDigit(c) || isLetter(c);
 

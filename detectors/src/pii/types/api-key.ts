@@ -8,7 +8,7 @@
 // Mask (spec): the vendor prefix kept, every other character replaced by "*"; a secret found by its
 // key name has no vendor prefix and is masked whole.
 import type { PiiCandidate, PiiRule } from '../rule.js';
-import { isAsciiAlnum, isDigit, isHexDigit, isTokenChar } from '../text/chars.js';
+import { isAsciiAlnum, isDigit, isHexDigit, isTokenChar, toAsciiLower } from '../text/chars.js';
 import { longestAlnumRun, looksRandom } from '../text/randomness.js';
 import { prefixAlternation } from '../text/prefix-regex.js';
 import { maskAfter } from '../text/mask-text.js';
@@ -163,7 +163,7 @@ function secretName(name: string): boolean {
   let normal = '';
   for (let i = 0; i < name.length; i++) {
     const c = name.charCodeAt(i);
-    if (c !== 45 && c !== 95 && c !== 46) normal += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
+    if (c !== 45 && c !== 95 && c !== 46) normal += String.fromCharCode(toAsciiLower(c));
   }
   if (!SECRET_NAME_ENDINGS.some((ending) => normal.endsWith(ending))) return false;
   return !NOT_SECRET_NAMES.some((word) => normal.includes(word));
@@ -193,8 +193,7 @@ function endsWithWord(text: string, end: number, word: string): boolean {
   const start = end - word.length;
   if (start < 0) return false;
   for (let i = 0; i < word.length; i++) {
-    const c = text.charCodeAt(start + i);
-    if ((c >= 65 && c <= 90 ? c + 32 : c) !== word.charCodeAt(i)) return false;
+    if (toAsciiLower(text.charCodeAt(start + i)) !== word.charCodeAt(i)) return false;
   }
   return true;
 }

@@ -9,7 +9,7 @@
 // Mask (spec: "connection-string credentials masked"): user and password replaced by "***", the rest
 // kept ("postgresql://***:***@db:5432/app", "Server=db;Database=app;User Id=***;Password=***;").
 import type { PiiCandidate, PiiRule } from '../rule.js';
-import { isAsciiAlnum } from '../text/chars.js';
+import { isAsciiAlnum, toAsciiLower } from '../text/chars.js';
 
 export const DATABASE_SCHEMES = new Set([
   'postgres', 'postgresql', 'pgsql', 'mysql', 'mysqlx', 'mariadb', 'mssql', 'sqlserver', 'oracle', 'mongodb', 'mongodb+srv',
@@ -24,9 +24,8 @@ const MAX_SCHEME = 40;
 // A "://" that follows no database scheme is rejected by the length and the first and last letters
 // of the scheme's part before any "+" (every "+" scheme's base is a scheme of its own), read in
 // place: copying and lower-casing each candidate was a fifth of the PII scan of a text of "eyJ://".
-const asciiLower = (c: number) => (c >= 65 && c <= 90 ? c + 32 : c);
 /** Scheme characters are ASCII, so a length, a first and a last one fit in one number. */
-const schemeSignature = (length: number, first: number, last: number) => length * 65536 + asciiLower(first) * 256 + asciiLower(last);
+const schemeSignature = (length: number, first: number, last: number) => length * 65536 + toAsciiLower(first) * 256 + toAsciiLower(last);
 const SCHEME_SIGNATURES = new Set([...DATABASE_SCHEMES].map((s) => schemeSignature(s.length, s.charCodeAt(0), s.charCodeAt(s.length - 1))));
 
 /** Whether text[start, sep) may be a database scheme: its base (up to a "+") has a known length and first and last letter. */
