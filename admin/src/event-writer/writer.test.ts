@@ -1,7 +1,7 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createEventRepository, createSecurityEvent, type Database, type EventStream, type SecurityEvent } from '@palisade/core';
-import { forEachDatabase } from '@palisade/core/testing';
+import { connectPostgres, createEventRepository, createSecurityEvent, type Database, type EventStream, type SecurityEvent } from '@palisade/core';
+import { forEachDatabase, TEST_POSTGRES_URL } from '@palisade/core/testing';
 import { parseBatch } from './batch.js';
 import { deadLetterStream } from './dead-letter.js';
 import { captureLogs, gatewayEvents, heldInserts, storedEvents, streamBackends, testStream, until } from '../testing/event-writer.js';
@@ -24,6 +24,17 @@ async function drainAll(writer: { drainOnce(): Promise<number> }): Promise<numbe
 }
 
 const count = async (db: Database, label: string) => (await storedEvents(db, label)).size;
+
+const WRITER_APPLICATION = 'palisade-writer-under-test';
+
+/** The URL of the test's PostgreSQL database, for a pool whose connections carry `application` as their name. */
+async function ownPoolUrl(db: Database, application: string): Promise<string> {
+  const { rows } = await db.query<{ name: string }>('SELECT current_database() AS name');
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${rows[0]!.name}`;
+  url.searchParams.set('application_name', application);
+  return url.toString();
+}
 
 async function readDeadLetters(events: EventStream, stream: string): Promise<Array<Record<string, string>>> {
   const target = deadLetterStream(stream);
@@ -154,12 +165,33 @@ t.test('event writer', async (t) => {
           const stream = newStream('killed');
           const label = `kill-${backend.name}`;
           const sent = gatewayEvents(30, label);
-          const writer = writerFor(stream, { batchSize: 5 });
+          // The writer has a pool of its own, named, and only its connections are killed: killing the
+          // test's own idle ones too made the test's next query fail on a connection whose end its pool
+          // had not yet heard of.
+          const writerDb = await connectPostgres({ url: await ownPoolUrl(db, WRITER_APPLICATION), poolSize: 3 });
+          const writer = writerFor(stream, { db: writerDb, batchSize: 5 });
+          t.teardown(async () => {
+            await writer.stop(); // already stopped unless an assertion threw
+            await writerDb.close();
+          });
           await writer.start();
+          // Each round waits for a connection the writer opened since the last kill (a killed backend can
+          // stay listed for a moment while it exits), then kills the writer's connections.
+          const killedPids = new Set<number>();
+          const newWriterPids = async () =>
+            (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [WRITER_APPLICATION])).rows
+              .map((r) => r.pid)
+              .filter((pid) => !killedPids.has(pid));
           for (let i = 0; i < sent.length; i += 10) {
             await appendAll(events, stream, sent.slice(i, i + 10));
-            await db.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+            await until('the writer to have a connection to kill', async () => (await newWriterPids()).length > 0);
+            for (const pid of await newWriterPids()) {
+              await db.query('SELECT pg_terminate_backend($1)', [pid]);
+              killedPids.add(pid);
+            }
           }
+          const killed = killedPids.size;
+          t.ok(killed >= 3, `${killed} of the writer's connections killed, in three rounds`);
           await until('every event stored', async () => (await count(db, label)) === sent.length);
           await until('everything acked', async () => (await events.pending(stream, EVENT_WRITER_GROUP)) === 0);
           await writer.stop();
@@ -238,9 +270,11 @@ t.test('event writer', async (t) => {
           const sent = gatewayEvents(20, label);
           const slow = heldInserts(db);
           slow.hold();
+          // Appended before the writer starts, so its first read takes all of them: appended while it
+          // waits on the stream, the first XADD can wake it with part of them, and the rest is left unread.
+          await appendAll(events, stream, sent);
           const writer = writerFor(stream, { db: slow.db });
           await writer.start();
-          await appendAll(events, stream, sent);
           await until('a batch in its INSERT', () => slow.state.waiting > 0);
           let stopped = false;
           const stopping = writer.stop().then(() => (stopped = true));

@@ -75,7 +75,9 @@ export async function storedEvents(db: Database, label: string): Promise<Map<str
   return new Map(rows.rows.map((r) => [r.data.id, r.data]));
 }
 
-export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+// Generous: a correct writer gets there in well under a second, but CI runs two test files at once on
+// two cores, and a wait that gives up early fails a writer that was only slow.
+export async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
