@@ -163,6 +163,45 @@ function runFile(file, childId, jobId) {
 let passed = 0, failed = 0, skipped = 0;
 let fileNumber = 0;
 
+/**
+ * The lines of a TAP block that explain its failures: every `not ok` line, the diagnostics block
+ * (`---` to `...`) under it, and the `# Subtest:` headers that lead to it.
+ */
+function failureLines(lines) {
+  const shown = [];
+  const path = []; // the open subtest headers, by indentation
+  const indentOf = (line) => line.length - line.trimStart().length;
+  let lastFailureIndent = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const trimmed = line.trimStart();
+    if (trimmed.startsWith('# Subtest:')) {
+      while (path.length > 0 && path[path.length - 1].indent >= indentOf(line)) path.pop();
+      path.push({ indent: indentOf(line), line, printed: false });
+      continue;
+    }
+    if (!/^not ok\b/.test(trimmed)) continue;
+    for (const header of path) {
+      if (header.indent < indentOf(line) && !header.printed) {
+        shown.push(header.line);
+        header.printed = true;
+      }
+    }
+    shown.push(line);
+    // A subtest that failed because a child did says only where it is; the child's block said why.
+    const becauseOfChild = lastFailureIndent > indentOf(line);
+    lastFailureIndent = indentOf(line);
+    if (lines[i + 1]?.trim() === '---') {
+      const indent = indentOf(lines[i + 1]);
+      for (i = i + 1; i < lines.length; i++) {
+        if (!becauseOfChild) shown.push(lines[i]);
+        if (lines[i].trim() === '...' && indentOf(lines[i]) === indent) break;
+      }
+    }
+  }
+  return shown;
+}
+
 /** Logs one file's run as a subtest of the whole run and prints its line (and its failures). */
 function report(run) {
   const { file, output, asserts, results, code, signal, timedOut, ms } = run;
@@ -197,9 +236,12 @@ function report(run) {
   const summary = `${counts.passed} passed${counts.failed ? `, ${counts.failed} failed` : ''}${counts.skipped ? `, ${counts.skipped} skipped` : ''}`;
   console.log(`${fileOk ? 'ok  ' : 'FAIL'} ${file} (${summary})`);
   if (!fileOk) {
-    // Show the failing assertions with their diagnostics; the full stream is in .tap/last-run.tap.
-    const shown = block.filter((l, i, all) => /not ok|^\s+(---|\.\.\.|[a-z_]+:|-|\s)/.test(l) || /not ok/.test(all[i - 1] ?? ''));
-    console.log(shown.slice(0, 200).join('\n'));
+    // Show each failing assertion with its YAML diagnostics and the subtests it sits in, nothing else
+    // (a failure deep in a long file must not fall outside what is printed); the whole stream is in
+    // .tap/last-run.tap.
+    const failures = failureLines(block);
+    // A file that failed without a failing assertion (it crashed, timed out or exited early): its last lines.
+    console.log((failures.length > 0 ? failures.slice(0, 300) : block.slice(-40)).join('\n'));
   }
   for (const a of asserts) if (a.skip || a.todo) console.log(`     skipped: ok ${a.id} - ${a.name} # ${a.skip ? 'SKIP' : 'TODO'} ${typeof (a.skip || a.todo) === 'string' ? a.skip || a.todo : ''}`.trimEnd());
 }
