@@ -4,7 +4,7 @@
 // testers, a provider's check now, an exporter's test event to a real webhook, a profile's API warning,
 // users, retention settings and reports through their forms, and axe-core's check.
 import t from 'tap';
-import type { Page } from 'playwright-core';
+import type { Page, Response as PlaywrightResponse } from 'playwright-core';
 import { request } from 'undici';
 import { startWebhookReceiver } from '@palisade/admin/testing';
 import { browserSkipReason, browserTest } from '@palisade/core/testing/browser';
@@ -71,6 +71,17 @@ async function adminApi<T>(method: 'GET' | 'POST', path: string, body?: unknown)
 }
 
 const row = (page: Page, name: string) => page.locator(`[data-testid="resource-row"][data-name="${name}"]`);
+
+/**
+ * Clicks Save and waits for the console's `method` call to `path` to be answered (the call it sent is
+ * `request()` of the answer). A 'Saved' notification alone does not tell which save it belongs to: one
+ * shown by an earlier save on the page may still be there.
+ */
+async function clickSave(page: Page, method: 'POST' | 'PUT', path: string): Promise<PlaywrightResponse> {
+  const answered = page.waitForResponse((r) => r.request().method() === method && new URL(r.url()).pathname === path);
+  await page.getByRole('button', { name: 'Save' }).click();
+  return answered;
+}
 
 /** A dashboard total once it is loaded (the tile shows a skeleton until then). */
 async function totalOf(page: Page, key: string): Promise<number> {
@@ -163,10 +174,9 @@ await browserTest(t, "a form error from the Admin API lands on its field", async
   // Valid for the form's schema (any text), refused by the API: a url pattern starts with / or ^.
   await field(page, 'Match value').fill('v1/chat');
   await field(page, 'Target base url').fill('http://127.0.0.1:9');
-  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/providers'));
-  await page.getByRole('button', { name: 'Save' }).click();
+  const sent = (await clickSave(page, 'POST', '/api/v1/providers')).request();
   // The console asks for its own language (not the browser's list), so the API's messages come in it.
-  t.equal((await sent).headers()['accept-language'], 'en', "the call carries the console's language");
+  t.equal(sent.headers()['accept-language'], 'en', "the call carries the console's language");
   await page.getByTestId('form-error').waitFor();
   const wrapper = page.locator('.mantine-InputWrapper-root', { has: field(page, 'Match value') });
   t.match(await wrapper.textContent(), /must start with/, 'the API message is shown under Match value');
@@ -319,7 +329,7 @@ await browserTest(t, 'retention settings: an audit retention under 1095 days is 
   t.equal((await adminApi<{ audit_retention_days: number }>('GET', '/api/v1/retention-settings')).audit_retention_days >= 1095, true, 'nothing lower was stored');
 
   await audit.fill('1200');
-  await page.getByRole('button', { name: 'Save' }).click();
+  t.equal((await clickSave(page, 'PUT', '/api/v1/retention-settings')).status(), 200);
   await page.getByText('Saved').first().waitFor();
   t.equal((await adminApi<{ audit_retention_days: number }>('GET', '/api/v1/retention-settings')).audit_retention_days, 1200);
 });
@@ -340,9 +350,8 @@ await browserTest(t, 'reports: the form generates a CSV report (period picked in
   const endIso = `${end.getFullYear()}-${pad(end.getMonth() + 1)}-${pad(end.getDate())}`;
   await field(page, 'Period end').fill(endIso);
   await page.keyboard.press('Escape'); // the date picker's calendar would cover the button
-  const sent = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/v1/reports'));
-  await page.getByRole('button', { name: 'Save' }).click();
-  t.match(JSON.parse((await sent).postData() ?? '{}'), { type: 'INCIDENTS', period_start: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-01`, period_end: endIso }, 'the API gets its values: the type and ISO dates');
+  const sent = (await clickSave(page, 'POST', '/api/v1/reports')).request();
+  t.match(JSON.parse(sent.postData() ?? '{}'), { type: 'INCIDENTS', period_start: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-01`, period_end: endIso }, 'the API gets its values: the type and ISO dates');
   const download = page.getByRole('link', { name: 'Download' }).first();
   await download.waitFor({ timeout: 90_000 });
   const href = await download.getAttribute('href');
@@ -369,7 +378,7 @@ await browserTest(t, 'content policies and exporters: created through their form
 
   await policy.getByRole('button', { name: 'e2e-form-policy' }).click();
   await field(page, 'Description').fill('edited in the console');
-  await page.getByRole('button', { name: 'Save' }).click();
+  t.equal((await clickSave(page, 'PUT', `/api/v1/content-policies/${stored!.id}`)).status(), 200);
   await page.getByText('Saved').first().waitFor();
   const edited = await adminApi<{ description: string }>('GET', `/api/v1/content-policies/${stored!.id}`);
   t.equal(edited.description, 'edited in the console');
@@ -413,7 +422,7 @@ await browserTest(t, "exporter edit: a webhook's settings change in its form, it
   t.equal(await header.count(), 1, "the header's name is shown");
   t.equal(await page.getByRole('dialog').locator('input[type="password"]').inputValue(), '***', 'its value is shown masked, in a password field');
   t.notMatch(await page.getByRole('dialog').innerHTML(), new RegExp(SECRET), 'the secret value is nowhere in the form');
-  await page.getByRole('button', { name: 'Save' }).click();
+  t.equal((await clickSave(page, 'PUT', `/api/v1/exporters/${created.id}`)).status(), 200);
   await page.getByText('Saved').first().waitFor();
 
   const stored = await adminApi<{ description: string; config: { timeout_sec: number; max_retries: number; url: string; headers: Record<string, string> } }>('GET', `/api/v1/exporters/${created.id}`);
