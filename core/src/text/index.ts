@@ -1,1 +1,2 @@
 export * from './code-units.js';
+export * from './int32-list.js';

@@ -60,6 +60,9 @@ export const NEAR_MISSES: Readonly<Record<string, string>> = {
   'token characters': 'Ab1_',
   'hex run': 'deadbeef',
   'quoted key': '"password": "',
+  'override verb': 'ignore ',
+  'zero-width split word': 'i\u200bg\u200bn\u200bo\u200br\u200be ',
+  'mixed script word': 'em\u0430il ',
 };
 
 export interface AdversarialFamily {

@@ -1,8 +1,7 @@
 // Leetspeak ("1gn0r3") mapped back to letters, for the de-obfuscated view (deobfuscate.ts).
-import { codeUnitsOf, stringOfCodeUnits } from '@palisade/core';
+import { codeUnitsOf, int32View, newInt32List, pushInt32, stringOfCodeUnits } from '@palisade/core';
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth } from './char-classes.js';
 import { forEachThreatAddressAt } from './deobfuscate-address.js';
-import { int32View, newInt32List, pushInt32 } from '../text/int32-list.js';
 
 const LEET: Readonly<Record<string, string>> = {
   '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l', '€': 'e',

@@ -12,6 +12,7 @@
 //
 // Order: invisible characters go before NFKC runs, so that "e", U+200B, U+0301 composes to "é" and the
 // output is always in NFKC (normalizing it again changes nothing).
+import { newInt32List, pushInt32, withoutCodeUnits } from '@palisade/core';
 import { IDENTITY_OFFSETS, OffsetMapBuilder, type OffsetMap } from './offset-map.js';
 import { resolveMixedScripts } from './scripts.js';
 import { BMP_FLAGS, BMP_NFKC, CONTINUATION, CONTINUATION_PATTERN, INTERESTING, STABLE, isInvisible } from './unicode-tables.js';
@@ -26,7 +27,6 @@ export interface HomoglyphNormalization {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
 const INVISIBLE_ALL = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/g;
 /** Continuations outside the BMP (e.g. U+1D165 musical combining marks, U+E0100 variation selectors). */
 const CONTINUATION_AT = new RegExp(CONTINUATION_PATTERN.source, 'uy');
@@ -50,6 +50,9 @@ interface Normalized {
   offsets: OffsetMap;
 }
 
+/** Receives a piece: `origLength` original code units made `normLength` normalized ones (positional: one for one). */
+type PieceSink = (origLength: number, normLength: number, positional: boolean) => void;
+
 const isContinuationOrInvisible = (text: string, i: number) => isInvisible(text.charCodeAt(i)) || isContinuationAt(text, i);
 
 /**
@@ -57,11 +60,10 @@ const isContinuationOrInvisible = (text: string, i: number) => isInvisible(text.
  * continuations after it) normalized alone, so a span maps to the very characters that produced it.
  * Stretches that need no look are skipped with one regex scan and become positional pieces. Every
  * piece is checked against `expected`; undefined when they disagree (a composition across clusters
- * that this clustering does not foresee). Pieces are flat triples: original length, normalized
- * length, positional (0/1).
+ * that this clustering does not foresee). Each piece goes to `piece` as it is found; returns the end in
+ * `expected`.
  */
-function clusterPieces(text: string, from: number, to: number, expected: string, at: number): { pieces: number[]; end: number } | undefined {
-  const pieces: number[] = [];
+function clusterPieces(text: string, from: number, to: number, expected: string, at: number, piece: PieceSink): number | undefined {
   let out = at;
   let runStart = from;
   /** Unchanged text[runStart, upTo) must be expected[out, …) too. */
@@ -70,7 +72,7 @@ function clusterPieces(text: string, from: number, to: number, expected: string,
     if (length <= 0) return true;
     for (let k = 0; k < length; k++) if (expected.charCodeAt(out + k) !== text.charCodeAt(runStart + k)) return false;
     out += length;
-    pieces.push(length, length, 1);
+    piece(length, length, true);
     return true;
   };
   let i = from;
@@ -92,7 +94,7 @@ function clusterPieces(text: string, from: number, to: number, expected: string,
     }
     if (isInvisible(c)) {
       if (!flushRun(i)) return undefined;
-      pieces.push(1, 0, 0);
+      piece(1, 0, false);
       runStart = ++i;
       continue;
     }
@@ -106,7 +108,8 @@ function clusterPieces(text: string, from: number, to: number, expected: string,
       j = k + codePointLength(text, k);
     }
     if (j === i + 1) {
-      const single = BMP_NFKC.get(c);
+      // A stable code unit has no entry: the flag is read instead of the map (a letter before each zero-width space).
+      const single = (BMP_FLAGS[c]! & STABLE) !== 0 ? undefined : BMP_NFKC.get(c);
       if (single === undefined) {
         i = j;
         continue;
@@ -115,11 +118,11 @@ function clusterPieces(text: string, from: number, to: number, expected: string,
       if (single.length === 1) {
         if (!flushRun(i) || expected.charCodeAt(out) !== single.charCodeAt(0)) return undefined;
         out++;
-        pieces.push(1, 1, 1);
+        piece(1, 1, true);
       } else {
         if (!flushRun(i) || !expected.startsWith(single, out)) return undefined;
         out += single.length;
-        pieces.push(1, single.length, 0);
+        piece(1, single.length, false);
       }
       runStart = i = j;
       continue;
@@ -129,17 +132,13 @@ function clusterPieces(text: string, from: number, to: number, expected: string,
     if (normalized !== cluster) {
       if (!flushRun(i) || !expected.startsWith(normalized, out)) return undefined;
       out += normalized.length;
-      pieces.push(j - i, normalized.length, 0);
+      piece(j - i, normalized.length, false);
       runStart = j;
     }
     i = j;
   }
   if (!flushRun(to)) return undefined;
-  return { pieces, end: out };
-}
-
-function collect(builder: OffsetMapBuilder, pieces: number[]): void {
-  for (let k = 0; k < pieces.length; k += 3) builder.add(pieces[k]!, pieces[k + 1]!, pieces[k + 2] === 1);
+  return out;
 }
 
 /**
@@ -150,12 +149,12 @@ function collect(builder: OffsetMapBuilder, pieces: number[]): void {
  * whose clusters disagree are mapped whole.
  */
 function offsetsOf(text: string, expected: string): OffsetMap {
+  // The whole text's pieces go straight into a builder (a zero-width character between every two
+  // letters makes two pieces per letter: a list of them copied into the builder cost about a sixth of
+  // the normalisation); when they disagree with `expected`, that builder is dropped.
+  const first = new OffsetMapBuilder();
+  if (clusterPieces(text, 0, text.length, expected, 0, (o, n, p) => first.add(o, n, p)) === expected.length) return first.build();
   const builder = new OffsetMapBuilder();
-  const whole = clusterPieces(text, 0, text.length, expected, 0);
-  if (whole && whole.end === expected.length) {
-    collect(builder, whole.pieces);
-    return builder.build();
-  }
   const n = text.length;
   let out = 0;
   let i = 0;
@@ -169,8 +168,15 @@ function offsetsOf(text: string, expected: string): OffsetMap {
       continue;
     }
     const normalized = text.slice(i, j).replace(INVISIBLE_ALL, '').normalize('NFKC');
-    const fine = clusterPieces(text, i, j, normalized, 0);
-    if (fine && fine.end === normalized.length) collect(builder, fine.pieces);
+    // The part's pieces are kept aside until they are known to agree (flat triples: original length,
+    // normalized length, positional 0/1).
+    const part = newInt32List();
+    const fine = clusterPieces(text, i, j, normalized, 0, (o, n, p) => {
+      pushInt32(part, o);
+      pushInt32(part, n);
+      pushInt32(part, p ? 1 : 0);
+    });
+    if (fine === normalized.length) for (let k = 0; k < part.size; k += 3) builder.add(part.data[k]!, part.data[k + 1]!, part.data[k + 2] === 1);
     else builder.add(j - i, normalized.length, false);
     out += normalized.length;
     i = j;
@@ -179,10 +185,14 @@ function offsetsOf(text: string, expected: string): OffsetMap {
   return builder.build();
 }
 
+/** isInvisible as a table of code units, for withoutCodeUnits. */
+const INVISIBLE_UNITS = Uint8Array.from({ length: 0x10000 }, (_, c) => (isInvisible(c) ? 1 : 0));
+
 /** Steps (1) and (2): NFKC and invisible characters, with the offset map. */
 export function normalizeUnicode(text: string): Normalized {
-  const hasInvisible = INVISIBLE.test(text);
-  const cleaned = hasInvisible ? text.replace(INVISIBLE_ALL, '') : text;
+  // The text itself when it holds none (one scan, no copy).
+  const cleaned = withoutCodeUnits(text, INVISIBLE_UNITS);
+  const hasInvisible = cleaned !== text;
   const expected = cleaned.normalize('NFKC');
   if (!hasInvisible && expected === text) return { text, offsets: IDENTITY_OFFSETS };
   return { text: expected, offsets: offsetsOf(text, expected) };

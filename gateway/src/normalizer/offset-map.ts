@@ -8,6 +8,8 @@
 // ends inside it is widened to all of its original characters, so masking never leaves a part of a
 // ligature or of a composed letter behind.
 
+import { int32View, newInt32List, pushInt32, type Int32List } from '@palisade/core';
+
 export interface OriginalSpan {
   start: number;
   end: number;
@@ -25,13 +27,22 @@ export const IDENTITY_OFFSETS: OffsetMap = Object.freeze({
   toOriginal: (start: number, end: number): OriginalSpan => ({ start, end }),
 });
 
-/** Collects pieces left to right; adjacent positional pieces are merged. */
+/**
+ * Collects pieces left to right; adjacent positional pieces are merged. The bounds are kept in typed
+ * lists: a text with a zero-width character between every two letters has a piece per character, and
+ * JS arrays of them (then copied into typed arrays) cost more than the normalisation itself.
+ */
 export class OffsetMapBuilder {
-  // Piece k spans normalized [norm[k], norm[k+1]) and original [orig[k], orig[k+1]).
-  private readonly norm: number[] = [0];
-  private readonly orig: number[] = [0];
-  private readonly positional: boolean[] = [];
+  // Piece k spans normalized [norm[k], norm[k+1]) and original [orig[k], orig[k+1]); positional[k] is 0 or 1.
+  private readonly norm: Int32List = newInt32List();
+  private readonly orig: Int32List = newInt32List();
+  private readonly positional: Int32List = newInt32List();
   private changed = false;
+
+  constructor() {
+    pushInt32(this.norm, 0);
+    pushInt32(this.orig, 0);
+  }
 
   /**
    * `normLength` normalized code units came from `origLength` original ones. `positional`: the i-th unit
@@ -41,20 +52,20 @@ export class OffsetMapBuilder {
     if (origLength === 0 && normLength === 0) return;
     if (positional && origLength !== normLength) throw new Error('a positional piece needs equal lengths');
     if (!positional) this.changed = true;
-    const last = this.positional.length - 1;
-    if (positional && last >= 0 && this.positional[last]) {
-      this.norm[last + 1]! += normLength;
-      this.orig[last + 1]! += origLength;
+    const last = this.positional.size - 1;
+    if (positional && last >= 0 && this.positional.data[last] === 1) {
+      this.norm.data[last + 1]! += normLength;
+      this.orig.data[last + 1]! += origLength;
       return;
     }
-    this.norm.push(this.norm[this.norm.length - 1]! + normLength);
-    this.orig.push(this.orig[this.orig.length - 1]! + origLength);
-    this.positional.push(positional);
+    pushInt32(this.norm, this.norm.data[this.norm.size - 1]! + normLength);
+    pushInt32(this.orig, this.orig.data[this.orig.size - 1]! + origLength);
+    pushInt32(this.positional, positional ? 1 : 0);
   }
 
   build(): OffsetMap {
     if (!this.changed) return IDENTITY_OFFSETS;
-    return new PieceOffsetMap(Int32Array.from(this.norm), Int32Array.from(this.orig), Uint8Array.from(this.positional, Number));
+    return new PieceOffsetMap(int32View(this.norm), int32View(this.orig), int32View(this.positional));
   }
 }
 
@@ -65,7 +76,7 @@ class PieceOffsetMap implements OffsetMap {
   constructor(
     private readonly norm: Int32Array,
     private readonly orig: Int32Array,
-    private readonly positional: Uint8Array,
+    private readonly positional: Int32Array,
   ) {
     this.normLength = norm[norm.length - 1]!;
   }

@@ -1,8 +1,8 @@
 // The digit groups of a text: maximal runs of ASCII digits, with a classification of the gap between each
 // group and the next. Every numeric rule (card, INN, SNILS, passport, phone) reads windows of consecutive
 // groups from this one index, so a text is walked once for all of them and a rule never splits a group.
+import { int32View, newInt32List, pushInt32 } from '@palisade/core';
 import { isDash, isDigit, isInlineSpace } from './chars.js';
-import { int32View, newInt32List, pushInt32 } from '../../text/int32-list.js';
 
 /** How two neighbouring groups are joined (a plain object, not a const enum, so transpilers agree). */
 export const Gap = {

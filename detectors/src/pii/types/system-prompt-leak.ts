@@ -7,9 +7,9 @@
 // Words are numbered by a vocabulary of the prompt; windows of the answer are compared by a rolling hash
 // and checked word by word, so the cost is linear in both texts.
 // Mask (our choice): the whole span becomes "[SYSTEM_PROMPT]".
+import { int32View, newInt32List, pushInt32 } from '@palisade/core';
 import type { PiiCandidate, PiiRule } from '../rule.js';
 import { isWordChar } from '../text/chars.js';
-import { int32View, newInt32List, pushInt32 } from '../../text/int32-list.js';
 
 export const LEAK_MIN_WORDS = 8;
 const SHORT_PROMPT_MIN_WORDS = 5;
