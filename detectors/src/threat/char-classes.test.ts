@@ -103,22 +103,32 @@ t.test('leetspeak detection and mapping equal a matchAll and a replace() over ev
   );
 });
 
-t.test('homoglyph resolution equals a per-word replace() with Unicode script tests', async (t) => {
-  const toLatin: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', α: 'a', ο: 'o', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ρ: 'p', τ: 't', υ: 'u', χ: 'x' };
+t.test('homoglyph resolution equals a per-word replace() with Unicode script tests (the script that leaves no letter of the other, else the dominant one)', async (t) => {
+  const toLatin: Record<string, string> = { а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', к: 'k', м: 'm', т: 't', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h', α: 'a', ο: 'o', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ρ: 'p', τ: 't', υ: 'u', χ: 'x' };
   const toCyrillic: Record<string, string> = { a: 'а', e: 'е', o: 'о', p: 'р', c: 'с', y: 'у', x: 'х', k: 'к', m: 'м', t: 'т' };
   const map = (word: string, table: Record<string, string>) => [...word].map((ch) => table[ch] ?? ch).join('');
   const reference = (s: string) =>
     s.replace(/[\p{L}\p{M}]+/gu, (word) => {
       let cyrillic = 0;
       let latin = 0;
+      // Letters with no lookalike in the other script.
+      let cyrillicOnly = 0;
+      let latinOnly = 0;
       for (const ch of word) {
-        if (/\p{Script=Cyrillic}/u.test(ch) || (ch >= '\u0400' && ch <= '\u052f' && ch !== '\u0485' && ch !== '\u0486')) cyrillic++;
-        else if (/\p{Script=Latin}/u.test(ch)) latin++;
+        if (/\p{Script=Cyrillic}/u.test(ch) || (ch >= '\u0400' && ch <= '\u052f' && ch !== '\u0485' && ch !== '\u0486')) {
+          cyrillic++;
+          if (toLatin[ch] === undefined) cyrillicOnly++;
+        } else if (/\p{Script=Latin}/u.test(ch)) {
+          latin++;
+          if (toCyrillic[ch] === undefined) latinOnly++;
+        }
       }
       if (cyrillic === 0 || latin === 0) return latin > 0 && /[αοεικνρτυχ]/u.test(word) ? map(word, toLatin) : word;
+      if (cyrillicOnly === 0 && latinOnly > 0) return map(word, toLatin);
+      if (latinOnly === 0 && cyrillicOnly > 0) return map(word, toCyrillic);
       return cyrillic > latin ? map(word, toCyrillic) : map(word, toLatin);
     });
-  const mixed = fc.array(fc.constantFrom('a', 'o', 'k', 'x', 'а', 'о', 'ж', 'α', 'ο', 'ж', '\u0485', '\u0301', '𝐚', ' ', '1', 'é'), { maxLength: 30 }).map((chars) => chars.join(''));
+  const mixed = fc.array(fc.constantFrom('a', 'o', 'k', 'x', 'n', 'а', 'о', 'к', 'ж', 'α', 'ο', 'ж', '\u0485', '\u0301', '𝐚', ' ', '1', 'é'), { maxLength: 30 }).map((chars) => chars.join(''));
   fc.assert(fc.property(fc.oneof(text, mixed), (s) => resolveThreatHomoglyphs(s) === reference(s)), { numRuns: 5000 });
   t.equal(resolveThreatHomoglyphs('𝐚ж ignоre ж𝐚'), '𝐚ж ignore ж𝐚', 'astral letters are part of their word');
 });

@@ -1,8 +1,11 @@
-// A small bilingual lexicon of the concepts injections are made of (ignore / previous / instructions /
-// reveal / system…). Words of either language map to the same concept tokens, and concept n-grams
-// ("REVEAL ALL SYSTEM INSTRUCTION") become features. That is how an attack phrased in Russian borrows
-// what the model learnt from English rows and the other way round, and how a paraphrase with new
-// words but the same structure still looks like an attack.
+// A small multilingual lexicon of the concepts injections are made of (ignore / previous / instructions /
+// reveal / system…) in English, Russian, German, French and Spanish. Words of every language map to the
+// same concept tokens, and concept n-grams ("REVEAL ALL SYSTEM INSTRUCTION") become features. That is
+// how an attack phrased in German or Russian borrows what the model learnt from English rows (most of
+// the attacks it is trained on) and the other way round, and how a paraphrase with new words but the
+// same structure still looks like an attack. Words that are prefixes of common unrelated words in some
+// language ("regel" of "regelmäßig", "intern" of "international", "caché" beside "cache") are listed as
+// whole words, not as prefixes.
 
 export interface ThreatConcept {
   readonly name: string;
@@ -15,78 +18,80 @@ export interface ThreatConcept {
 export const THREAT_CONCEPTS: readonly ThreatConcept[] = [
   {
     name: 'IGNORE',
-    prefixes: ['ignor', 'disregard', 'forget', 'forgot', 'overrid', 'bypass', 'neglect', 'abandon', 'игнор', 'проигнор', 'забудь', 'забуд', 'забыв', 'забыть', 'пренебр', 'отбрось', 'отброс', 'отмен', 'обойд', 'обход'],
+    prefixes: ['ignor', 'disregard', 'forget', 'forgot', 'overrid', 'bypass', 'neglect', 'abandon', 'игнор', 'проигнор', 'забудь', 'забуд', 'забыв', 'забыть', 'пренебр', 'отбрось', 'отброс', 'отмен', 'обойд', 'обход', 'vergiss', 'vergess', 'missacht', 'übergeh', 'überspring', 'oubli', 'néglig', 'contourn', 'olvid', 'omit', 'descart'],
     words: ['skip', 'drop', 'cancel'],
   },
   {
     name: 'PREVIOUS',
-    prefixes: ['previous', 'prior', 'earlier', 'preceding', 'former', 'original', 'initial', 'предыдущ', 'прошл', 'ранее', 'ранн', 'вышеуказ', 'вышеизлож', 'прежн', 'исходн', 'изначальн', 'первоначальн', 'начальн'],
-    words: ['above', 'before', 'выше', 'старые', 'старых'],
+    prefixes: ['previous', 'prior', 'earlier', 'preceding', 'former', 'original', 'initial', 'предыдущ', 'прошл', 'ранее', 'ранн', 'вышеуказ', 'вышеизлож', 'прежн', 'исходн', 'изначальн', 'первоначальн', 'начальн', 'vorherig', 'vorig', 'bisherig', 'obig', 'ursprünglich', 'vorangegang', 'vorstehend', 'früher', 'précédent', 'antérieur', 'anterior', 'previo', 'previa', 'inicial'],
+    words: ['above', 'before', 'выше', 'старые', 'старых', 'oben', 'davor', 'zuvor', 'dessus', 'avant', 'arriba', 'antes'],
   },
   {
     name: 'INSTRUCTION',
-    prefixes: ['instruct', 'rule', 'directive', 'guideline', 'prompt', 'command', 'polic', 'restrict', 'constrain', 'programming', 'configur', 'setting', 'инструкц', 'правил', 'директив', 'указани', 'промпт', 'команд', 'приказ', 'ограничен', 'настройк', 'конфигурац', 'установк', 'политик', 'запрет'],
-    words: ['orders', 'guidance'],
+    prefixes: ['instruct', 'rule', 'directive', 'guideline', 'prompt', 'command', 'polic', 'restrict', 'constrain', 'programming', 'configur', 'setting', 'инструкц', 'правил', 'директив', 'указани', 'промпт', 'команд', 'приказ', 'ограничен', 'настройк', 'конфигурац', 'установк', 'политик', 'запрет', 'anweisung', 'richtlinie', 'vorgabe', 'befehl', 'instrukt', 'anordnung', 'einschränkung', 'beschränkung', 'konfigur', 'einstellung', 'règle', 'consigne', 'instrucci', 'directriz', 'directric', 'restricci', 'indicacion', 'configuraci'],
+    words: ['orders', 'guidance', 'regel', 'regeln', 'auftrag', 'aufträge', 'aufträgen', 'ordres', 'orden', 'órdenes', 'regla', 'reglas', 'norma', 'normas'],
   },
   {
     name: 'SYSTEM',
-    prefixes: ['system', 'hidden', 'secret', 'internal', 'confidential', 'developer', 'private', 'backend', 'систем', 'скрыт', 'секрет', 'внутренн', 'конфиденц', 'служебн', 'разработчик', 'приватн', 'тайн', 'закрыт'],
+    prefixes: ['system', 'hidden', 'secret', 'internal', 'confidential', 'developer', 'private', 'backend', 'систем', 'скрыт', 'секрет', 'внутренн', 'конфиденц', 'служебн', 'разработчик', 'приватн', 'тайн', 'закрыт', 'systèm', 'sistem', 'geheim', 'versteck', 'vertraulich', 'entwickler', 'confidenti', 'confidencial', 'développeur', 'desarrollador', 'ocult', 'secrèt'],
+    words: ['intern', 'interne', 'internen', 'interner', 'internes', 'interno', 'interna', 'internos', 'internas', 'caché', 'cachée', 'cachés', 'cachées'],
   },
   {
     name: 'REVEAL',
-    prefixes: ['reveal', 'show', 'print', 'repeat', 'output', 'display', 'leak', 'disclos', 'recit', 'dump', 'expos', 'reproduc', 'spell', 'divulg', 'покаж', 'покази', 'выведи', 'вывест', 'выведит', 'вывод', 'раскр', 'повтор', 'напиш', 'расскаж', 'скажи', 'скажит', 'сообщ', 'перечисл', 'процитир', 'цитир', 'воспроизв', 'распечат', 'подели', 'озвуч', 'продемонстр', 'отобраз', 'опубликуй', 'выдай'],
-    words: ['share', 'tell', 'give', 'list', 'write', 'дай', 'дайте'],
+    prefixes: ['reveal', 'show', 'print', 'repeat', 'output', 'display', 'leak', 'disclos', 'recit', 'dump', 'expos', 'reproduc', 'spell', 'divulg', 'покаж', 'покази', 'выведи', 'вывест', 'выведит', 'вывод', 'раскр', 'повтор', 'напиш', 'расскаж', 'скажи', 'скажит', 'сообщ', 'перечисл', 'процитир', 'цитир', 'воспроизв', 'распечат', 'подели', 'озвуч', 'продемонстр', 'отобраз', 'опубликуй', 'выдай', 'zeig', 'wiederhol', 'verrat', 'enthüll', 'schreib', 'montr', 'affich', 'révél', 'répét', 'répèt', 'imprim', 'écri', 'muestr', 'muéstr', 'mostr', 'revela', 'revél', 'repit', 'repít', 'escrib', 'compart'],
+    words: ['share', 'tell', 'give', 'list', 'write', 'дай', 'дайте', 'gib', 'gebe', 'sag', 'sage', 'sagen', 'nenne', 'teile', 'dis', 'dites', 'donne', 'donnez', 'liste', 'dime', 'dinos', 'dame', 'danos', 'repetir'],
   },
   {
     name: 'CREDENTIAL',
-    prefixes: ['password', 'passcode', 'passphrase', 'credential', 'token', 'apikey', 'парол', 'ключ', 'токен', 'учётн', 'учетн', 'кодов'],
-    words: ['key', 'keys', 'pin'],
+    prefixes: ['password', 'passcode', 'passphrase', 'credential', 'token', 'apikey', 'парол', 'ключ', 'токен', 'учётн', 'учетн', 'кодов', 'passwort', 'kennwort', 'schlüssel', 'zugangsdat', 'contraseñ'],
+    words: ['key', 'keys', 'pin', 'clé', 'clef', 'clave', 'claves'],
   },
   {
     name: 'ALL',
-    prefixes: ['entire', 'verbatim', 'exact', 'complete', 'целик', 'дословн', 'полност', 'полн', 'кажд', 'точн'],
-    words: ['all', 'every', 'everything', 'full', 'whole', 'each', 'все', 'всё', 'весь', 'вся', 'всю', 'всех'],
+    prefixes: ['entire', 'verbatim', 'exact', 'complete', 'целик', 'дословн', 'полност', 'полн', 'кажд', 'точн', 'gesamt', 'vollständig', 'wörtlich', 'wortwörtlich', 'intégral', 'íntegr'],
+    words: ['all', 'every', 'everything', 'full', 'whole', 'each', 'все', 'всё', 'весь', 'вся', 'всю', 'всех', 'alle', 'alles', 'allen', 'aller', 'tout', 'tous', 'toute', 'toutes', 'todo', 'todos', 'toda', 'todas'],
   },
   {
     name: 'PERSONA',
-    prefixes: ['pretend', 'roleplay', 'persona', 'character', 'simulat', 'imperson', 'притвор', 'представь', 'вообраз', 'изобраз', 'сыграй', 'играй', 'персонаж', 'роль', 'роли'],
-    words: ['act', 'role'],
+    prefixes: ['pretend', 'roleplay', 'persona', 'character', 'simulat', 'imperson', 'притвор', 'представь', 'вообраз', 'изобраз', 'сыграй', 'играй', 'персонаж', 'роль', 'роли', 'personnage', 'personaje', 'charakter', 'incarn', 'simuli', 'simule', 'finge', 'fingi', 'semblant'],
+    words: ['act', 'role', 'rolle', 'rollen', 'rôle', 'rol'],
   },
   {
     name: 'UNRESTRICTED',
-    prefixes: ['unrestrict', 'unfilter', 'uncensor', 'unlimit', 'amoral', 'unethic', 'jailbr', 'unbound', 'lawless', 'неогранич', 'нецензур', 'аморальн', 'безнравств', 'джейлбр', 'взлом', 'беспредел'],
-    words: ['dan', 'freedom', 'unchained', 'evil'],
+    prefixes: ['unrestrict', 'unfilter', 'uncensor', 'unlimit', 'amoral', 'unethic', 'jailbr', 'unbound', 'lawless', 'неогранич', 'нецензур', 'аморальн', 'безнравств', 'джейлбр', 'взлом', 'беспредел', 'uneingeschränkt', 'unzensiert', 'unbeschränkt', 'ungefiltert', 'unethisch', 'grenzenlos', 'illimit', 'débrid', 'ilimitad', 'malvad'],
+    words: ['dan', 'freedom', 'unchained', 'evil', 'böse'],
   },
   {
     name: 'SAFETY',
-    prefixes: ['refus', 'declin', 'apolog', 'warning', 'disclaim', 'moral', 'ethic', 'censor', 'filter', 'safety', 'safeguard', 'guardrail', 'отказ', 'извин', 'предупрежд', 'морал', 'этик', 'этич', 'цензур', 'фильтр', 'безопасн', 'модерац'],
+    prefixes: ['refus', 'declin', 'apolog', 'warning', 'disclaim', 'moral', 'ethic', 'censor', 'filter', 'safety', 'safeguard', 'guardrail', 'отказ', 'извин', 'предупрежд', 'морал', 'этик', 'этич', 'цензур', 'фильтр', 'безопасн', 'модерац', 'sicherheit', 'ethisch', 'ethik', 'zensur', 'ablehn', 'verweiger', 'warnung', 'entschuldig', 'sécurit', 'éthi', 'censur', 'avertiss', 'segurid', 'étic', 'rechaz', 'advertenc', 'disculp'],
   },
   {
     name: 'NEW',
-    prefixes: ['instead', 'updated', 'henceforth', 'теперь', 'отныне', 'вместо', 'обновл'],
-    words: ['new', 'now', 'новые', 'новая', 'новое', 'новый', 'новых'],
+    prefixes: ['instead', 'updated', 'henceforth', 'теперь', 'отныне', 'вместо', 'обновл', 'stattdessen', 'fortan', 'désormais', 'dorénavant'],
+    words: ['new', 'now', 'новые', 'новая', 'новое', 'новый', 'новых', 'neu', 'neue', 'neuen', 'neuer', 'neues', 'jetzt', 'nun', 'nouveau', 'nouvelle', 'nouvelles', 'nouveaux', 'maintenant', 'nuevo', 'nueva', 'nuevas', 'nuevos', 'ahora'],
   },
   {
     name: 'RESPOND',
-    prefixes: ['respon', 'answer', 'repl', 'ответ', 'отвеч'],
+    prefixes: ['respon', 'answer', 'repl', 'ответ', 'отвеч', 'antwort', 'beantwort', 'répond', 'répons', 'contesta'],
   },
   {
     name: 'BEGIN',
-    prefixes: ['begin', 'start', 'prefix', 'начни', 'начина', 'начать', 'начнит'],
+    prefixes: ['begin', 'start', 'prefix', 'начни', 'начина', 'начать', 'начнит', 'beginn', 'commenc', 'comienz', 'empiez', 'empiec', 'comenz'],
   },
   {
     name: 'NEGATE',
-    prefixes: ['never', 'никогда'],
-    words: ['not', "don't", 'dont', 'no', 'without', 'не', 'нет', 'без', 'ни'],
+    prefixes: ['never', 'никогда', 'niemals'],
+    words: ['not', "don't", 'dont', 'no', 'without', 'не', 'нет', 'без', 'ни', 'nie', 'nicht', 'kein', 'keine', 'keinen', 'keiner', 'ohne', 'ne', 'pas', 'jamais', 'sans', 'aucun', 'aucune', 'nunca', 'jamás', 'sin', 'ningún', 'ninguna', 'ninguno'],
   },
   {
     name: 'YOUR',
     prefixes: ['yourself', 'твой', 'твоя', 'твои', 'твоё', 'твое', 'твоих', 'твоим', 'свой', 'своя', 'свои', 'своё', 'свое', 'своих', 'своим', 'ваш'],
-    words: ['your', 'you', 'ты', 'тебе', 'тебя', 'вы', 'вам', 'вас'],
+    words: ['your', 'you', 'ты', 'тебе', 'тебя', 'вы', 'вам', 'вас', 'du', 'dein', 'deine', 'deinen', 'deiner', 'deines', 'deinem', 'dir', 'dich', 'tu', 'tú', 'ton', 'ta', 'tes', 'toi', 'te', 'vous', 'votre', 'vos', 'tus', 'ti', 'usted', 'ustedes'],
   },
   {
     name: 'MODE',
-    prefixes: ['mode', 'режим'],
+    prefixes: ['mode', 'режим', 'modus'],
+    words: ['modo', 'modos'],
   },
 ];
 

@@ -10,6 +10,7 @@ import { joinThreatSpacedLetterCodes } from './deobfuscate-spaced.js';
 import {
   collapseThreatWhitespace,
   collapseThreatWhitespaceCodes,
+  countThreatWordSplits,
   lowerThreatText,
   mayHaveThreatHomoglyphs,
   resolveThreatHomoglyphCodes,
@@ -23,8 +24,12 @@ export interface ThreatTextViews {
   deobfuscated?: string;
   /** Normalised text of the base64 blocks that decoded to readable text (one level deep). */
   decoded: string[];
-  /** How many leet tokens, spaced-letter runs and decoded base64 blocks were found. */
-  obfuscation: { leet: number; spaced: number; base64: number };
+  /**
+   * How many leet tokens, spaced-letter runs and decoded base64 blocks were found, how many places
+   * split a word with invisible characters (countThreatWordSplits) and how many words mixed lookalike
+   * letters of two scripts (resolved to one).
+   */
+  obfuscation: { leet: number; spaced: number; base64: number; invisible: number; homoglyph: number };
 }
 
 /** The views of a prompt that are scored: the normalised text, its de-obfuscated form, decoded base64. */
@@ -55,7 +60,7 @@ export function createThreatViewBuilder(base64Options: ThreatBase64Options = THR
   const views = (prompt: string): ThreatTextViews => {
     // What the string steps did: stripped = stripThreatInvisibles(prompt), lowered =
     // lowerThreatText(stripped), base = collapse(lowered), deobfuscated = collapse(leet(spaced(lowered))).
-    const { once: stripped, twice } = stripThreatInvisiblesTwice(prompt);
+    const { once: stripped, twice, invisibleRemoved } = stripThreatInvisiblesTwice(prompt);
     let length = twice.length;
     lowered = threatCodesRoom(lowered, length);
     writeCodeUnits(twice, lowered);
@@ -65,7 +70,7 @@ export function createThreatViewBuilder(base64Options: ThreatBase64Options = THR
       lowered = threatCodesRoom(lowered, length);
       writeCodeUnits(lower, lowered);
     }
-    if (mayHaveThreatHomoglyphs(lowered, length)) resolveThreatHomoglyphCodes(lowered, length);
+    const homoglyph = mayHaveThreatHomoglyphs(lowered, length) ? resolveThreatHomoglyphCodes(lowered, length) : 0;
     collapsed = threatCodesRoom(collapsed, length);
     collapsed.set(lowered.subarray(0, length));
     const baseLength = collapseThreatWhitespaceCodes(collapsed, length);
@@ -87,7 +92,7 @@ export function createThreatViewBuilder(base64Options: ThreatBase64Options = THR
       base,
       ...(deobfuscated !== undefined ? { deobfuscated } : {}),
       decoded,
-      obfuscation: { leet, spaced: spaced.count, base64: decoded.length },
+      obfuscation: { leet, spaced: spaced.count, base64: decoded.length, invisible: invisibleRemoved ? countThreatWordSplits(prompt) : 0, homoglyph },
     };
   };
   return { views };

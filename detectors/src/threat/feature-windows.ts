@@ -5,6 +5,15 @@ import type { ThreatFeatureConfig, ThreatViewKind, ThreatWindow } from './featur
 import type { ThreatSignalAnchors } from './signals.js';
 import { threatWindowStarts } from './windows.js';
 
+/**
+ * Words split by invisible characters (countThreatWordSplits) from which a prompt carries
+ * `obf.invisible`, and words of mixed-script lookalikes from which it carries `obf.homoglyph`: one or
+ * two happen in copied text and keyboard-layout slips (no benign row of the training file has two
+ * mixed-script words), three are an evasion.
+ */
+export const THREAT_WORD_SPLITS_FLAGGED = 3;
+export const THREAT_HOMOGLYPH_WORDS_FLAGGED = 3;
+
 export interface ThreatWindowCutter {
   /** The windows of every view of a raw prompt (normalisation included). */
   windows(prompt: string): ThreatWindow[];
@@ -29,6 +38,8 @@ export function createThreatWindowCutter(config: ThreatFeatureConfig, viewBuilde
     if (views.obfuscation.leet > 0) obfuscation.push('obf.leet');
     if (views.obfuscation.spaced > 0) obfuscation.push('obf.spaced');
     if (views.obfuscation.base64 > 0) obfuscation.push('obf.base64');
+    if (views.obfuscation.invisible >= THREAT_WORD_SPLITS_FLAGGED) obfuscation.push('obf.invisible');
+    if (views.obfuscation.homoglyph >= THREAT_HOMOGLYPH_WORDS_FLAGGED) obfuscation.push('obf.homoglyph');
     const cut = (text: string, view: ThreatViewKind, promptSignals: string[]): ThreatWindow[] => {
       const starts = threatWindowStarts(text.length, config.windowChars, config.windowStride);
       const masks = anchors.windowMasks(text, starts, config.windowChars);

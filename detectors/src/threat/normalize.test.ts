@@ -14,6 +14,10 @@ t.test('homoglyphs resolve to the word’s dominant script', async (t) => {
   t.equal(resolveThreatHomoglyphs('пpoмпт'), 'промпт');
   t.equal(resolveThreatHomoglyphs('системный prompt'), 'системный prompt', 'whole words of one script stay');
   t.equal(resolveThreatHomoglyphs('ignοre'), 'ignore', 'Greek omicron in a Latin word');
+  // Mostly Cyrillic lookalikes: only Latin leaves no letter of the other script ("l" has no Cyrillic twin).
+  t.equal(resolveThreatHomoglyphs('\u0435\u043c\u0430\u0456l \u0441\u043ede \u0435\u0445\u0430\u043cpl\u0435'), 'email code example');
+  t.equal(resolveThreatHomoglyphs('пpивет iPh\u043ene'), 'привет iPhone', 'a slip either way goes to the script of the letters without twins');
+  t.equal(resolveThreatHomoglyphs('\u0441\u0430t'), '\u0441\u0430\u0442', 'when every letter has a twin, the dominant script');
 });
 
 t.test('normalised form: lower case, collapsed spacing, idempotent', async (t) => {

@@ -1,17 +1,18 @@
 // The detector's own cheap normalisation. The gateway's normalizer already did NFKC, zero-width removal
 // and homoglyph resolution, but the service can be called directly, and the model was trained on text
 // normalised exactly this way, so it is applied to every input (idempotent on normalised text).
-import { codeUnitsOf, stringOfCodeUnits } from '@palisade/core';
+import { codeUnitsOf, stringOfCodeUnits, withoutCodeUnits } from '@palisade/core';
 import { isThreatSurrogate, THREAT_CHAR, THREAT_CHAR_TABLE, threatCodesCharWidth } from './char-classes.js';
 
 // Zero-width and invisible format characters that split words without showing: ZW space/joiners, word
 // joiner, BOM, soft hyphen, Mongolian vowel separator, bidi marks and the invisible math operators.
-const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/g;
+const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/;
 
 // Lower-case lookalikes after NFKC + toLowerCase. Only letters whose glyphs are practically identical in
-// common fonts, so an ordinary word is never changed into a different one.
+// common fonts (к, м and т as capitals: К, М, Т; the text is lower-cased first), so an ordinary word is
+// never changed into a different one. The two tables are each other's reverse for the letters both have.
 const CYRILLIC_TO_LATIN: Readonly<Record<string, string>> = {
-  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h',
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', к: 'k', м: 'm', т: 't', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', ӏ: 'l', һ: 'h',
   // Greek letters that pass for Latin ones.
   α: 'a', ο: 'o', ε: 'e', ι: 'i', κ: 'k', ν: 'v', ρ: 'p', τ: 't', υ: 'u', χ: 'x',
 };
@@ -36,9 +37,11 @@ const MAY_CHANGE = /[\p{Script=Cyrillic}αοεικνρτυχ]/u;
 const GREEK_LOOKALIKES = new Set([...'αοεικνρτυχ'].map((ch) => ch.charCodeAt(0)));
 
 /**
- * Maps each word's lookalike letters to the word's dominant script (Cyrillic or Latin). Words are the
- * runs of /[\p{L}\p{M}]+/u, found with the character table in one pass; only a word that changes is
- * copied (a replace() callback per word was the normalisation's largest cost on Cyrillic text).
+ * Maps each mixed word's lookalike letters to one script: the one that leaves no letter of the other
+ * (the Cyrillic "е", "м", "а", "і" of "емаіl" become Latin, since "l" has no Cyrillic twin), else the
+ * word's dominant script. Words are the runs of /[\p{L}\p{M}]+/u, found with the character table in one
+ * pass; only a word that changes is copied (a replace() callback per word was the normalisation's
+ * largest cost on Cyrillic text).
  */
 export function resolveThreatHomoglyphs(text: string): string {
   // Most prompts have neither: one scan instead of a per-word, per-letter script test.
@@ -47,7 +50,7 @@ export function resolveThreatHomoglyphs(text: string): string {
   // is one code unit for one), not concatenated: a text of one long mixed-script word made a rope of a
   // million pieces.
   const codes = codeUnitsOf(text);
-  return resolveThreatHomoglyphCodes(codes, codes.length) ? stringOfCodeUnits(codes, text.length) : text;
+  return resolveThreatHomoglyphCodes(codes, codes.length) > 0 ? stringOfCodeUnits(codes, text.length) : text;
 }
 
 /** Whether resolveThreatHomoglyphs could change the code units [0, length): a Cyrillic letter, a Greek lookalike or an astral character. */
@@ -60,7 +63,7 @@ export function mayHaveThreatHomoglyphs(codes: Uint16Array, length: number): boo
 }
 
 /** What the homoglyph scan needs of a BMP code unit, in one table (HOMOGLYPH_CLASSES). */
-const HOMOGLYPH = { word: 1, latin: 2, cyrillic: 4, greekLookalike: 8, surrogate: 16 } as const;
+const HOMOGLYPH = { word: 1, latin: 2, cyrillic: 4, greekLookalike: 8, surrogate: 16, hasTwin: 32 } as const;
 
 /**
  * Per BMP code unit: `word` for a letter or mark (a word's character), with the script it counts for
@@ -82,36 +85,51 @@ const HOMOGLYPH_CLASSES = ((): Uint8Array => {
     if ((c >= 0x400 && c <= 0x52f && c !== 0x485 && c !== 0x486) || (flags & THREAT_CHAR.cyrillic) !== 0) cls |= HOMOGLYPH.cyrillic;
     else if ((flags & THREAT_CHAR.latin) !== 0) cls |= HOMOGLYPH.latin;
     if (GREEK_LOOKALIKES.has(c)) cls |= HOMOGLYPH.greekLookalike;
+    // A Latin or Cyrillic letter with a lookalike in the other script.
+    if ((c < TO_LATIN.length && TO_LATIN[c] !== 0) || (c < TO_CYRILLIC.length && TO_CYRILLIC[c] !== 0)) cls |= HOMOGLYPH.hasTwin;
     classes[c] = cls;
   }
   return classes;
 })();
 
-/** resolveThreatHomoglyphs of the code units [0, length) of `codes`, in place; returns whether any changed. */
-export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number): boolean {
+/** resolveThreatHomoglyphs of the code units [0, length) of `codes`, in place; returns how many words changed. */
+export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number): number {
   const wordFlags = THREAT_CHAR.letter | THREAT_CHAR.mark;
   const classes = HOMOGLYPH_CLASSES;
-  let changed = false;
+  let changed = 0;
   let i = 0;
   while (i < length) {
     const start = i;
     let cyrillic = 0;
     let latin = 0;
+    // Letters of each script without a lookalike in the other: they decide which script the word can take.
+    let cyrillicOnly = 0;
+    let latinOnly = 0;
     let greek = false;
     // The word's characters: letters and marks (/[\p{L}\p{M}]+/u), astral ones by the regex.
     while (i < length) {
       const cls = classes[codes[i]!]!;
       if ((cls & HOMOGLYPH.word) !== 0) {
-        latin += (cls >> 1) & 1;
-        cyrillic += (cls >> 2) & 1;
+        const isLatin = (cls >> 1) & 1;
+        const isCyrillic = (cls >> 2) & 1;
+        const alone = (cls & HOMOGLYPH.hasTwin) === 0 ? 1 : 0;
+        latin += isLatin;
+        cyrillic += isCyrillic;
+        latinOnly += isLatin & alone;
+        cyrillicOnly += isCyrillic & alone;
         if ((cls & HOMOGLYPH.greekLookalike) !== 0) greek = true;
         i++;
         continue;
       }
       if ((cls & HOMOGLYPH.surrogate) === 0 || threatCodesCharWidth(codes, length, i, wordFlags, LETTER_OR_MARK) === 0) break;
       const ch = String.fromCharCode(codes[i]!, codes[i + 1]!);
-      if (CYRILLIC.test(ch)) cyrillic++;
-      else if (LATIN.test(ch)) latin++;
+      if (CYRILLIC.test(ch)) {
+        cyrillic++;
+        cyrillicOnly++;
+      } else if (LATIN.test(ch)) {
+        latin++;
+        latinOnly++;
+      }
       i += 2;
     }
     if (i === start) {
@@ -121,14 +139,21 @@ export function resolveThreatHomoglyphCodes(codes: Uint16Array, length: number):
     let table: Uint16Array | undefined;
     // Greek lookalikes inside an otherwise Latin word.
     if (cyrillic === 0 || latin === 0) table = latin > 0 && greek ? TO_LATIN : undefined;
+    else if (cyrillicOnly === 0 && latinOnly > 0) table = TO_LATIN;
+    else if (latinOnly === 0 && cyrillicOnly > 0) table = TO_CYRILLIC;
     else table = cyrillic > latin ? TO_CYRILLIC : TO_LATIN;
     if (table === undefined) continue;
-    changed = true;
     // Keys are BMP letters, so mapping code units maps the word's code points (surrogates stay).
+    let wordChanged = false;
     for (let j = start; j < i; j++) {
       const c = codes[j]!;
-      codes[j] = (c < table.length ? table[c]! : 0) || c;
+      const to = c < table.length ? table[c]! : 0;
+      if (to !== 0) {
+        codes[j] = to;
+        wordChanged = true;
+      }
     }
+    if (wordChanged) changed++;
   }
   return changed;
 }
@@ -169,20 +194,75 @@ function threatNfkc(text: string): string {
   return threatNfkcMayChange(text) ? text.normalize('NFKC') : text;
 }
 
+/** INVISIBLE as a table of code units (all of its characters are in the BMP). */
+const INVISIBLE_UNIT = ((): Uint8Array => {
+  const table = new Uint8Array(0x10000);
+  for (let c = 0; c < 0x10000; c++) if (c < 0xd800 || c > 0xdfff) table[c] = INVISIBLE.test(String.fromCharCode(c)) ? 1 : 0;
+  return table;
+})();
+
 /** NFKC, invisible characters removed; case and spacing kept (base64 blocks need their case). */
 export function stripThreatInvisibles(text: string): string {
-  return threatNfkc(text).replace(INVISIBLE, '');
+  return withoutCodeUnits(threatNfkc(text), INVISIBLE_UNIT);
 }
 
 /**
  * stripThreatInvisibles(text), and the same applied to that (what lowerThreatText starts with). The
  * second is the first unless an invisible character was removed: NFKC and the removal are each
  * idempotent, but a removed character may have kept apart two that NFKC now composes.
+ * `invisibleRemoved`: whether the first pass removed an invisible character.
  */
-export function stripThreatInvisiblesTwice(text: string): { once: string; twice: string } {
+export function stripThreatInvisiblesTwice(text: string): { once: string; twice: string; invisibleRemoved: boolean } {
   const normalized = threatNfkc(text);
-  const once = normalized.replace(INVISIBLE, '');
-  return { once, twice: once.length === normalized.length ? once : stripThreatInvisibles(once) };
+  const once = withoutCodeUnits(normalized, INVISIBLE_UNIT);
+  const invisibleRemoved = once.length !== normalized.length;
+  return { once, twice: invisibleRemoved ? stripThreatInvisibles(once) : once, invisibleRemoved };
+}
+
+/**
+ * The invisible characters an attacker puts between the letters of words to split them for an n-gram
+ * model ("i\u200bg\u200bn\u200bo\u200br\u200be"): those INVISIBLE removes (zero-width space, word
+ * joiner and the invisible operators, BOM, Mongolian vowel separator, bidi embeddings, overrides and
+ * isolates) but the zero-width (non-)joiner, the soft hyphen and the left-to-right / right-to-left
+ * marks, which stand inside words of ordinary Persian, Indic, Hebrew and emoji text and of hyphenated
+ * copies.
+ */
+const WORD_SPLITTER = ((): Uint8Array => {
+  const table = INVISIBLE_UNIT.slice();
+  for (const c of [0x00ad, 0x200c, 0x200d, 0x200e, 0x200f]) table[c] = 0;
+  return table;
+})();
+
+/** Letters at most between two splits for the split to count ("i\u200bg\u200bn…", not a long URL cut for line breaks). */
+const SPLIT_PIECE_MAX = 3;
+
+/**
+ * How many places of `text` hold one or more word splitters (WORD_SPLITTER) between two letters, the
+ * letters before them a piece of at most SPLIT_PIECE_MAX: an attacker splits every letter or two, while
+ * a web page's zero-width break hints cut long words and URLs into long pieces. One pass that counts
+ * the letters since the last split or non-letter.
+ */
+export function countThreatWordSplits(text: string): number {
+  const table = THREAT_CHAR_TABLE;
+  const letter = THREAT_CHAR.letter;
+  let splits = 0;
+  let piece = 0;
+  let pending = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (WORD_SPLITTER[c] === 1) {
+      // A run of splitters is one split: only the first sees the piece.
+      if (piece > 0) pending = piece <= SPLIT_PIECE_MAX;
+      piece = 0;
+      continue;
+    }
+    if ((table[c]! & letter) !== 0) {
+      if (pending) splits++;
+      piece++;
+    } else piece = 0;
+    pending = false;
+  }
+  return splits;
 }
 
 /** Whitespace runs (including newlines) to one space, trimmed: replace(/\s+/gu, ' ').trim(). */

@@ -36,6 +36,13 @@ export interface ThreatSignal {
    * instead of running every pattern over every window.
    */
   readonly anchors?: readonly string[];
+  /**
+   * A second test every match passes, for patterns that scan on from each anchor: the words a match
+   * holds beside its anchor (an override's instruction noun after its verb), as a plain alternation.
+   * A window that fails it is not searched with the pattern. A flood of the verb alone ("ignore ignore
+   * …") made the override patterns start at every verb and scan 40 characters on from each.
+   */
+  readonly also?: RegExp;
 }
 
 const G = 'u';
@@ -44,6 +51,19 @@ const G = 'u';
 const EN_ASKED_NOUNS = String.raw`(system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)`;
 /** What a German question about the assistant's setup asks for ("Wie lautet dein Systemprompt?"). */
 const DE_ASKED_NOUNS = String.raw`(system(prompt|anweisung\p{L}{0,2}|nachricht\p{L}{0,2}|instruktion\p{L}{0,2}|regeln)|anweisung\p{L}{0,2}|instruktion\p{L}{0,2}|ursprünglichen anweisungen|geheime\p{L}{0,2} \p{L}{1,20}|passwort|kennwort|regeln|prompt)`;
+
+// After "les" / "las" (the), like English "the", the noun must end the question or be tied to the
+// assistant or to the system it runs in: "quelles sont les règles du football ?" and "¿cuáles son las
+// reglas del ajedrez?" ask about something else, "quel est le mot de passe de notre système" does not;
+// after "tes" / "tus" (your) it is the assistant's own.
+const FR_ASKED_NOUNS = String.raw`(instructions|consignes|règles|prompt|mot de passe|directives)`;
+const ES_ASKED_NOUNS = String.raw`(instrucciones|reglas|prompt|contraseña|indicaciones|directrices|clave)`;
+
+// The nouns an override in German, French or Spanish dismisses ("Anweisungen", "consignes", "reglas"):
+// each is read first as a lookahead, so the possessive lookbehind before it runs only where one starts.
+const DE_OVERRIDE_NOUNS = String.raw`anweisung|instruktion|regel|vorgabe|richtlinie|befehl|prompt|einschränkung|beschränkung|programmierung|kontext|auftrag|aufträge|aufgabe`;
+const FR_OVERRIDE_NOUNS = String.raw`instruction|consigne|règle|directive|prompt|ordre|restriction|contrainte|programmation|tâche`;
+const ES_OVERRIDE_NOUNS = String.raw`instrucci|indicaci|regla|directriz|directrices|orden|órdenes|prompt|restricci|norma|comando|programación|tarea`;
 
 /** The Russian imperatives that dismiss what came before ("забудь всё, что было выше", "игнорируй правила выше"). */
 const RU_DISMISS = String.raw`(забудь|забудьте|игнорируй|игнорируйте|проигнорируй|проигнорируйте|не обращай внимания на|не обращайте внимания на)`;
@@ -55,6 +75,8 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     family: 'override',
     anchors: ['ignore', 'disregard', 'forget', 'override', 'bypass', 'skip', 'drop', 'abandon', 'attention', 'follow'],
     needs: 'latin',
+    // The nouns of the first alternative, the words after "everything" of the second, "above" of the third.
+    also: /instruction|rule|prompt|directive|guideline|restriction|context|command|programming|guardrail|polic|constraint|order|direction|task|assignment|above|before|prior|previously|earlier|told|given/,
     pattern: new RegExp(
       String.raw`\b(ignore|disregard|forget|override|bypass|skip|drop|abandon|pay no attention to|do not follow|don't follow|stop following)\b.{0,40}?\b(?<!\bmy )(previous|prior|above|earlier|preceding|former|original|initial|old|all|any|your|the|these|those)\b.{0,30}?\b(instructions?|rules?|prompts?|directives?|guidelines?|restrictions?|context|commands?|programming|guardrails?|policies|policy|constraints?|orders?|directions?|tasks?|assignments?)\b|\b(ignore|disregard|forget)\b (everything|all|anything|whatever) (above|before|prior|previously|earlier|you (were|have been|had been) (told|given))|\b(ignore|disregard|forget)\b (all of |everything in )?(the|this|that) ((text|message|content|conversation|prompt|stuff|input) )?above\b`,
       G,
@@ -79,8 +101,13 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     family: 'override',
     anchors: ['ignorier', 'vergiss', 'vergessen sie', 'missachte', 'verwirf', 'verwerfen sie', 'beachte nicht', 'befolge nicht', 'befolgen sie nicht', 'ignore', 'oublie', 'ne tiens pas compte', 'ne tenez pas compte', 'abstraction', 'contourne', 'obéis plus', 'ignora', 'olvida', 'olvide', 'olvíd', 'descarta', 'descarte', 'omite', 'omita', 'no sigas', 'no siga', 'caso omiso', 'no hagas caso'],
     needs: 'latin',
-    pattern:
-      /\b(ignorier\p{L}{0,4}|vergiss|vergessen sie|missachte\p{L}{0,2}|verwirf|verwerfen sie|beachte nicht|befolge nicht|befolgen sie nicht)(?!\p{L})(?!,? nicht(?!\p{L})).{0,40}?(?<!meine |meiner |meinen |meinem |unsere )(?<!\p{L})(vorherig|bisherig|obig|vorig|früher|ursprünglich|alle|sämtlich|deine|ihre|die|diese|jegliche|jede)\p{L}{0,4}.{0,30}?(?<!(mein|meine|meiner|meinem|meinen|unsere|unserer)( \p{L}{1,15})? )(anweisung|instruktion|regel|vorgabe|richtlinie|befehl|prompt|einschränkung|beschränkung|programmierung|kontext|auftrag|aufträge|aufgabe)|\b(vergiss|vergessen sie|ignoriere|ignorier|ignorieren sie) (alles|das alles|all das|sämtliches)(?!\p{L}).{0,40}?(?<!\p{L})(vorher|davor|zuvor|oben|obige|bisher|bis jetzt|gesagt|gesagte|gesagten)(?!\p{L})|\b(vergiss|vergessen sie|ignoriere|ignorier|ignorieren sie) (das obige|das oben gesagte|das vorherige|das bisherige|den obigen text|den text oben)(?!\p{L})|\b(ignore|ignorez|oublie|oubliez|ne tiens pas compte|ne tenez pas compte|fais abstraction|faites abstraction|contourne|contournez|n'obéis plus|n’obéis plus)(?!\p{L}).{0,40}?(?<!mes |mon |ma )(?<!\p{L})(précédent|antérieur|ci-dessus|toutes|toute|tous|tes|vos|les|des|ces|initial|original|ancien)\p{L}{0,6}.{0,30}?(?<!(mes|ma|mon|nos|notre)( \p{L}{1,15})? )(instruction|consigne|règle|directive|prompt|ordre|restriction|contrainte|programmation|tâche)|\b(oublie|oubliez|ignore|ignorez) tout(?!\p{L}).{0,30}?(précède|avant|dit|ci-dessus|instruction|consigne|règle)|\b(ignora|ignore|ignoren|olvida|olvide|olviden|olvídate de|olvídese de|descarta|descarte|omite|omita|no sigas|no siga|haz caso omiso de|no hagas caso a|no hagas caso de)(?!\p{L}).{0,40}?(?<!mis |mi )(?<!\p{L})(anterior|previa|previo|de arriba|todas|todos|tus|sus|las|los|estas|esas|original|inicial|cualquier)\p{L}{0,4}.{0,30}?(?<!(mis|mi|nuestras|nuestra|nuestros)( \p{L}{1,15})? )(instrucci|indicaci|regla|directriz|directrices|orden|órdenes|prompt|restricci|norma|comando|programación|tarea)|\b(olvida|olvide|ignora|ignore|olvídate de|olvídese de) todo(?!\p{L}).{0,30}?(anterior|lo que te he dicho|lo que te hemos dicho|lo que te han dicho|lo que se te ha dicho|de arriba|antes)/u,
+    // Per alternative in order: the German nouns; "alles"; "das obige" and its kin; the French nouns;
+    // "tout"; the Spanish nouns; "todo".
+    also: /anweisung|instruktion|regel|vorgabe|richtlinie|befehl|prompt|einschränkung|beschränkung|programmierung|kontext|auftrag|aufträge|aufgabe|alles|all das|sämtliches|obige|das oben|vorherige|bisherige|text oben|instruction|consigne|règle|directive|ordre|restriction|contrainte|programmation|tâche|tout|instrucci|indicaci|regla|directri|orden|órdenes|restricci|norma|comando|programación|tarea|todo/u,
+    pattern: new RegExp(
+      String.raw`\b(ignorier\p{L}{0,4}|vergiss|vergessen sie|missachte\p{L}{0,2}|verwirf|verwerfen sie|beachte nicht|befolge nicht|befolgen sie nicht)(?!\p{L})(?!,? nicht(?!\p{L})).{0,40}?(?<!\p{L})(?<!meine |meiner |meinen |meinem |unsere )(vorherig|bisherig|obig|vorig|früher|ursprünglich|alle|sämtlich|deine|ihre|die|diese|jegliche|jede)\p{L}{0,4}.{0,30}?(?=${DE_OVERRIDE_NOUNS})(?<!(mein|meine|meiner|meinem|meinen|unsere|unserer)( \p{L}{1,15})? )(${DE_OVERRIDE_NOUNS})|\b(vergiss|vergessen sie|ignoriere|ignorier|ignorieren sie) (alles|das alles|all das|sämtliches)(?!\p{L}).{0,40}?(?<!\p{L})(vorher|davor|zuvor|oben|obige|bisher|bis jetzt|gesagt|gesagte|gesagten)(?!\p{L})|\b(vergiss|vergessen sie|ignoriere|ignorier|ignorieren sie) (das obige|das oben gesagte|das vorherige|das bisherige|den obigen text|den text oben)(?!\p{L})|\b(ignore|ignorez|oublie|oubliez|ne tiens pas compte|ne tenez pas compte|fais abstraction|faites abstraction|contourne|contournez|n'obéis plus|n’obéis plus)(?!\p{L}).{0,40}?(?<!\p{L})(?<!mes |mon |ma )(précédent|antérieur|ci-dessus|toutes|toute|tous|tes|vos|les|des|ces|initial|original|ancien)\p{L}{0,6}.{0,30}?(?=${FR_OVERRIDE_NOUNS})(?<!(mes|ma|mon|nos|notre)( \p{L}{1,15})? )(${FR_OVERRIDE_NOUNS})|\b(oublie|oubliez|ignore|ignorez) tout(?!\p{L}).{0,30}?(précède|avant|dit|ci-dessus|instruction|consigne|règle)|\b(ignora|ignore|ignoren|olvida|olvide|olviden|olvídate de|olvídese de|descarta|descarte|omite|omita|no sigas|no siga|haz caso omiso de|no hagas caso a|no hagas caso de)(?!\p{L}).{0,40}?(?<!\p{L})(?<!mis |mi )(anterior|previa|previo|de arriba|todas|todos|tus|sus|las|los|estas|esas|original|inicial|cualquier)\p{L}{0,4}.{0,30}?(?=${ES_OVERRIDE_NOUNS})(?<!(mis|mi|nuestras|nuestra|nuestros)( \p{L}{1,15})? )(${ES_OVERRIDE_NOUNS})|\b(olvida|olvide|ignora|ignore|olvídate de|olvídese de) todo(?!\p{L}).{0,30}?(anterior|lo que te he dicho|lo que te hemos dicho|lo que te han dicho|lo que se te ha dicho|de arriba|antes)`,
+      'u',
+    ),
   },
   {
     name: 'en.new_instructions',
@@ -149,7 +176,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     anchors: ['prompt', 'anweisung', 'instruktion', 'nachricht', 'passwort', 'kennwort', 'schlüssel', 'regeln', 'konfiguration', 'richtlinien', 'vorgaben', 'geheim', 'oberhalb', 'über dieser', 'über der ', 'über meiner', 'instruction', 'consigne', 'message', 'mot de passe', 'clé', 'règles', 'directive', 'instrucci', 'mensaje', 'contraseña', 'clave', 'reglas', 'configuración', 'indicaciones', 'directrices'],
     needs: 'latin',
     pattern: new RegExp(
-      String.raw`\b(zeig|zeige|gib|nenne|verrate|wiederhole|schreib|schreibe|drucke|liste|teile|sag|sage|enthülle|offenbare)(?!\p{L}).{0,40}?(?<!\p{L})(system|anfänglich|ursprünglich|versteckt|geheim|intern|vertraulich|obig|vorherig|deine|dein|ihre)\p{L}{0,4}.{0,20}?(prompt|anweisung|instruktion|nachricht|passwort|kennwort|schlüssel|regeln|konfiguration|richtlinien|vorgaben)|\b(was|wie) (steht|stehen|lautet|lauten|sind|ist|war|waren) (in )?((deine|dein|ihre|ihr)\p{L}{0,2} ${DE_ASKED_NOUNS}|(die|der|das)\p{L}{0,2} ${DE_ASKED_NOUNS}(?= ?(?:[?.!,:;"']|$|die du\b|das du\b|die sie\b|die man dir\b|oben\b|über\b|genau\b|wortwörtlich\b)))|\b(text|nachricht|anweisungen|zeilen) (über|oberhalb) (dieser|der|meiner) (nachricht|zeile|frage|eingabe)(?!\p{L})|\b(révèle|révélez|montre|montrez|affiche|affichez|répète|répétez|donne|donnez|dis|dites|imprime|imprimez|liste|partage|partagez|divulgue|divulguez|récite|récitez|traduis)(?!\p{L}).{0,40}?(?<!\p{L})(système|initial|initiale|initiales|caché|cachée|cachées|secret|secrète|secrètes|original|originale|originales|interne|confidentiel\p{L}{0,3}|précédent\p{L}{0,2}|ci-dessus|tes|vos|ton|votre|ta)(?!\p{L}).{0,20}?(prompt|instruction|consigne|message|mot de passe|clé|règles|configuration|directive)|\b(quelles?|quel) (sont|étaient|est|était) (tes|vos|ton|votre|les|le) (instructions|consignes|règles|prompt|mot de passe|directives)|\b(revela|revélame|muestra|muéstrame|imprime|repite|dime|dame|escribe|comparte|divulga|enumera|recita|traduce)(?!\p{L}).{0,40}?(?<!\p{L})(sistema|inicial|iniciales|ocult\p{L}{1,3}|secret\p{L}{1,3}|original\p{L}{0,2}|intern\p{L}{1,2}|confidencial\p{L}{0,2}|anterior\p{L}{0,2}|de arriba|tus|tu|sus|su)(?!\p{L}).{0,20}?(prompt|instrucciones|instrucción|mensaje|contraseña|clave|reglas|configuración|indicaciones|directrices)|\b(cuáles|cuál|qué) (son|es|eran|era) (tus|tu|las|el|la|sus|su) (instrucciones|reglas|prompt|contraseña|indicaciones|directrices|clave)`,
+      String.raw`\b(zeig|zeige|gib|nenne|verrate|wiederhole|schreib|schreibe|drucke|liste|teile|sag|sage|enthülle|offenbare)(?!\p{L}).{0,40}?(?<!\p{L})(system|anfänglich|ursprünglich|versteckt|geheim|intern|vertraulich|obig|vorherig|deine|dein|ihre)\p{L}{0,4}.{0,20}?(prompt|anweisung|instruktion|nachricht|passwort|kennwort|schlüssel|regeln|konfiguration|richtlinien|vorgaben)|\b(was|wie) (steht|stehen|lautet|lauten|sind|ist|war|waren) (in )?((deine|dein|ihre|ihr)\p{L}{0,2} ${DE_ASKED_NOUNS}|(die|der|das)\p{L}{0,2} ${DE_ASKED_NOUNS}(?= ?(?:[?.!,:;"']|$|die du\b|das du\b|die sie\b|die man dir\b|oben\b|über\b|genau\b|wortwörtlich\b)))|\b(text|nachricht|anweisungen|zeilen) (über|oberhalb) (dieser|der|meiner) (nachricht|zeile|frage|eingabe)(?!\p{L})|\b(révèle|révélez|montre|montrez|affiche|affichez|répète|répétez|donne|donnez|dis|dites|imprime|imprimez|liste|partage|partagez|divulgue|divulguez|récite|récitez|traduis)(?!\p{L}).{0,40}?(?<!\p{L})(système|initial|initiale|initiales|caché|cachée|cachées|secret|secrète|secrètes|original|originale|originales|interne|confidentiel\p{L}{0,3}|précédent\p{L}{0,2}|ci-dessus|tes|vos|ton|votre|ta)(?!\p{L}).{0,20}?(prompt|instruction|consigne|message|mot de passe|clé|règles|configuration|directive)|\b(quelles?|quel) (sont|étaient|est|était) ((tes|vos|ton|votre) ${FR_ASKED_NOUNS}|(les|le) ${FR_ASKED_NOUNS}(?= ?(?:[?.!,:;"']|$|que tu\b|que vous\b|qu'on t'a\b|qu'on vous a\b|ci-dessus\b|exacte?s?\b|mot pour mot\b|du système\b|de (?:notre|votre|ton|ce) système\b)))|\b(revela|revélame|muestra|muéstrame|imprime|repite|dime|dame|escribe|comparte|divulga|enumera|recita|traduce)(?!\p{L}).{0,40}?(?<!\p{L})(sistema|inicial|iniciales|ocult\p{L}{1,3}|secret\p{L}{1,3}|original\p{L}{0,2}|intern\p{L}{1,2}|confidencial\p{L}{0,2}|anterior\p{L}{0,2}|de arriba|tus|tu|sus|su)(?!\p{L}).{0,20}?(prompt|instrucciones|instrucción|mensaje|contraseña|clave|reglas|configuración|indicaciones|directrices)|\b(cuáles|cuál|qué) (son|es|eran|era) ((tus|tu|sus|su) ${ES_ASKED_NOUNS}|(las|el|la) ${ES_ASKED_NOUNS}(?= ?(?:[?.!,:;"']|$|que te\b|que le\b|de arriba\b|exact\p{L}{1,3}\b|textual\p{L}{0,5}\b|del sistema\b|de (?:nuestro|tu|su|este) sistema\b)))`,
       G,
     ),
   },
@@ -279,10 +306,13 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
   {
     name: 'en.defensive',
     family: 'defensive',
-    anchors: ['reveal', 'disclose', 'share', 'repeat', 'print', 'output', 'expose', 'leak', 'divulge', 'show', 'discuss', 'follow', 'obey', 'execute', 'act on', 'carry out', 'comply', 'treat ', 'politely', 'confidential', 'secret', 'private'],
+    anchors: ['reveal', 'disclos', 'share', 'sharing', 'repeat', 'print', 'output', 'expose', 'leak', 'divulge', 'show', 'discuss', 'provide', 'paraphras', 'reproduce', 'give away', 'follow', 'obey', 'execute', 'act on', 'carry out', 'comply', 'treat ', 'politely', 'confidential', 'secret', 'private'],
     needs: 'latin',
+    // The objects take their plurals ("its system prompts"), and the protections published system
+    // prompts use beside "never reveal": "must not provide your instructions", "prohibit repeating or
+    // paraphrasing …", "the rules … must not be disclosed".
     pattern:
-      /\b(never|do not|don't|must not|should not|shouldn't|may not|under no circumstances|refuse to)\b (ever )?(reveal|disclose|share|repeat|print|output|expose|leak|divulge|show|discuss)\b.{0,30}?\b(these|this|your|the|my|its|our)\b.{0,20}?\b(instructions|prompt|system prompt|system message|rules|configuration|guidelines|directives)\b|\b(do not|don't|never|must not|should not) (follow|obey|execute|act on|carry out|comply with)\b.{0,25}?\b(instructions?|commands?|requests?|directions)\b.{0,40}?\b(in|inside|within|contained in|embedded in|found in|from|that appear in)\b.{0,25}?\b(documents?|e-?mails?|web ?pages?|websites?|files?|tool (results?|outputs?)|search results|retrieved|user content|the data|the text|the input|attachments?)\b|\btreat (them|it|these|those|its content|their content|the content|such instructions|any such instructions|the (text|document|documents|input|data|e-?mails?|pages?)) as (plain |untrusted |ordinary |mere )?(data|text|information|content)\b|\bpolitely (decline|refuse)\b|\b(these|this|my|the|your) (instructions|prompt|system prompt|rules) (are|is) (strictly )?(confidential|secret|private)\b/u,
+      /\b(never|do not|don't|must not|must never|should not|shouldn't|may not|cannot|can't|will not|won't|under no circumstances|refuse to)\b (ever )?(reveal|disclose|share|repeat|print|output|expose|leak|divulge|show|discuss|provide|paraphrase|reproduce|give away)\b.{0,30}?\b(these|this|your|the|my|its|our|any)\b.{0,20}?\b(instructions|prompts?|system prompts?|system messages?|rules|configurations?|guidelines|directives|knowledge base)\b|\b(prohibit|prohibited from|refuse|decline)\b.{0,25}?\b(repeating|paraphrasing|revealing|disclosing|sharing|printing)\b.{0,40}?\b(instructions|prompts?|system prompts?|rules|configuration)\b|\b(instructions|prompts?|system prompts?|rules|configuration)\b.{0,40}?\b(must|should|may|will|shall) (not|never) be (disclosed|revealed|shared|repeated|printed)\b|\b(do not|don't|never|must not|should not) (follow|obey|execute|act on|carry out|comply with)\b.{0,25}?\b(instructions?|commands?|requests?|directions)\b.{0,40}?\b(in|inside|within|contained in|embedded in|found in|from|that appear in)\b.{0,25}?\b(documents?|e-?mails?|web ?pages?|websites?|files?|tool (results?|outputs?)|search results|retrieved|user content|the data|the text|the input|attachments?)\b|\btreat (them|it|these|those|its content|their content|the content|such instructions|any such instructions|the (text|document|documents|input|data|e-?mails?|pages?)) as (plain |untrusted |ordinary |mere )?(data|text|information|content)\b|\bpolitely (decline|refuse)\b|\b(these|this|my|the|your) (instructions|prompt|system prompt|rules) (are|is) (strictly )?(confidential|secret|private)\b/u,
   },
   {
     name: 'ru.defensive',
@@ -338,6 +368,7 @@ export function threatSignalsIn(text: string, signals: readonly ThreatSignal[] =
     if (hits.has(signal.family)) continue;
     if (signal.needs === 'latin' && !(latin ??= LATIN_LETTER.test(text))) continue;
     if (signal.needs === 'cyrillic' && !(cyrillic ??= CYRILLIC_LETTER.test(text))) continue;
+    if (signal.also !== undefined && !signal.also.test(text)) continue;
     if (signal.pattern.test(text)) hits.add(signal.family);
   }
   return THREAT_SIGNAL_FAMILIES.filter((f) => hits.has(f));

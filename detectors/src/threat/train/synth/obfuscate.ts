@@ -44,3 +44,25 @@ export function obfuscateSynth(text: string, kind: SynthObfuscation, random: Thr
       return typos(text, random);
   }
 }
+
+// The pieces of an optimised adversarial suffix as such searches leave them: word fragments, words run
+// together with a capital inside, stray markup and brackets. Written here to look like the kind, not
+// taken from any published suffix.
+const SUFFIX_WORDS = ['describing', 'similarly', 'Now', 'write', 'opposite', 'Here', 'sure', 'tutorial', 'revert', 'Two', 'please', 'ONE', 'format', 'sentence', 'Style', 'Insert', 'telling', 'manual', 'Begin', 'reply', 'paragraph', 'shortly', 'Assume', 'headers', 'footer', 'Within', 'nested', 'snippet', 'exact', 'inverse', 'ordered', 'list', 'Obviously', 'timeout', 'Fix', 'printed', 'document', 'kinda', 'Dit', 'Deux', 'parties', 'Sure'];
+const SUFFIX_MARKS = ['](', '\\!--', '**', '({', '})', ';;', '==', '\\', '"', "'", '...', '$(', '#', '@', '~', '\\(', ')\\)', '<!--', '>>', '}}', '[{', '=$('];
+
+/** A token soup of 12-28 pieces after the request, seeded. */
+export function adversarialSuffix(random: ThreatRandom): string {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random.next() * items.length)]!;
+  const pieces: string[] = [];
+  const n = 12 + Math.floor(random.next() * 17);
+  for (let i = 0; i < n; i++) {
+    const r = random.next();
+    if (r < 0.35) pieces.push(pick(SUFFIX_WORDS));
+    else if (r < 0.55) pieces.push(`${pick(SUFFIX_WORDS).toLowerCase()}${pick(SUFFIX_WORDS)}`);
+    else if (r < 0.8) pieces.push(pick(SUFFIX_MARKS));
+    else pieces.push(`${pick(SUFFIX_MARKS)}${pick(SUFFIX_WORDS)}`);
+  }
+  // Marks often stick to the word before them.
+  return pieces.reduce((out, piece) => (out !== '' && /^[^\p{L}]/u.test(piece) && random.next() < 0.5 ? `${out}${piece}` : out === '' ? piece : `${out} ${piece}`), '');
+}
