@@ -63,6 +63,12 @@ export const NEAR_MISSES: Readonly<Record<string, string>> = {
   'override verb': 'ignore ',
   'zero-width split word': 'i\u200bg\u200bn\u200bo\u200br\u200be ',
   'mixed script word': 'em\u0430il ',
+  // Extraction requests each guard refuses (negated, someone else's, not at a request's end): every
+  // verb starts a search that fails, where an accepted one ends the window's search at once.
+  'negated extraction': 'do not share your password ',
+  'previous message request': 'summarize the previous message in ',
+  'rules of a game ru': 'перечисли полные правила игры ',
+  'negated extraction de': 'zeig niemals dein passwort ',
 };
 
 export interface AdversarialFamily {
