@@ -55,6 +55,12 @@ const EN_ASKED_NOUNS = String.raw`(system prompt|initial instructions|instructio
  * "phishing e-mails ask you to reveal your password"), so nothing is asked of the assistant.
  */
 const EN_NOT_ASKED = String.raw`(?<!(?:\bnot|\bnever|n't|\bnobody|\bno one|\bask(?:s|ed|ing)? (?:you|users|people|customers|employees) to|\basks? for) \w+(?: out)?)`;
+/**
+ * Right after an override verb: the override is reported, asked of someone other than the assistant
+ * ("my manager told me to disregard the old guidelines", "the customer asked us to ignore their previous
+ * order"); "asked you to ignore" and "told me to tell you to ignore" still count.
+ */
+const EN_NOT_REPORTED = String.raw`(?<!\b(?:told|tells|asked|asks|wants|wanted|want|instructed|instructs|reminded|expects|expected|needs|needed|need|would like) (?:me|us|them|him|her|everyone|people|staff|employees|the team|my team|our team|customers|users) to(?: (?!you\b)\w+){1,4})`;
 /** After a noun: "of" something that is not the conversation or the assistant makes it someone else's. */
 const EN_NOT_SOMEONE_ELSES = String.raw`(?! of (?!(?:this|the|our|your|my) (?:conversation|chat|session|assistant|model|ai|bot|system|gpt|prompt)\b|you\b|yours\b))`;
 /** The secrets a "tell me the password" attack wants. */
@@ -103,7 +109,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     // The nouns of the first alternative, the words after "everything" of the second, "above" of the third.
     also: /instruction|rule|prompt|directive|guideline|restriction|context|command|programming|guardrail|polic|constraint|order|direction|task|assignment|above|before|prior|previously|earlier|told|given/,
     pattern: new RegExp(
-      String.raw`\b(ignore|disregard|forget|override|bypass|skip|drop|abandon|pay no attention to|do not follow|don't follow|stop following)\b.{0,40}?\b(?<!\bmy )(previous|prior|above|earlier|preceding|former|original|initial|old|all|any|your|the|these|those)\b.{0,30}?\b(instructions?|rules?|prompts?|directives?|guidelines?|restrictions?|context|commands?|programming|guardrails?|policies|policy|constraints?|orders?|directions?|tasks?|assignments?)\b|\b(ignore|disregard|forget)\b (everything|all|anything|whatever) (above|before|prior|previously|earlier|you (were|have been|had been) (told|given))|\b(ignore|disregard|forget)\b (all of |everything in )?(the|this|that) ((text|message|content|conversation|prompt|stuff|input) )?above\b`,
+      String.raw`\b(ignore|disregard|forget|override|bypass|skip|drop|abandon|pay no attention to|do not follow|don't follow|stop following)\b${EN_NOT_REPORTED}.{0,40}?\b(?<!\bmy )(previous|prior|above|earlier|preceding|former|original|initial|old|all|any|your|the|these|those)\b.{0,30}?\b(instructions?|rules?|prompts?|directives?|guidelines?|restrictions?|context|commands?|programming|guardrails?|policies|policy|constraints?|orders?|directions?|tasks?|assignments?)\b|\b(ignore|disregard|forget)\b${EN_NOT_REPORTED} (everything|all|anything|whatever) (above|before|prior|previously|earlier|you (were|have been|had been) (told|given))|\b(ignore|disregard|forget)\b${EN_NOT_REPORTED} (all of |everything in )?(the|this|that) ((text|message|content|conversation|prompt|stuff|input) )?above\b`,
       G,
     ),
   },
@@ -113,7 +119,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     anchors: ['игнорир', 'забуд', 'забыть', 'отбрось', 'пренебрег', 'не обращай', 'не следуй', 'перестань следовать', 'отмени', 'обойди', 'отключи', 'сбрось'],
     needs: 'cyrillic',
     pattern: new RegExp(
-      String.raw`(игнорир|проигнорир|забудь|забудьте|забыть|отбрось|отбросьте|пренебрег|не обращай|не обращайте|не следуй|не следуйте|перестань следовать|отмени|отмените|обойди|обойдите|отключи|отключите|сбрось|сбросьте).{0,40}?(?<!мои |моих |моё |мое |мою |мой )(предыдущ|прошл|ранее|вышеуказанн|выше|все|всё|любые|свои|твои|ваши|данн|изначальн|исходн|прежн|старые).{0,30}?(инструкц|правил|указани|ограничени|промпт|команд|настройк|директив|запрет|фильтр|контекст)|${RU_DISMISS} (всё|все|то|всё то),? (что )?(было |написано |сказано |говорилось )?(выше|раньше|ранее|до этого)(?![а-яё])|(${RU_DISMISS}|не следуй|не следуйте) (все |всем |эти |этим )?(инструкци|правил|указани|ограничени|команд|директив)[а-яё]{0,3},? (выше|данные выше|приведённ[а-яё]{2} выше|приведенн[а-яё]{2} выше)(?![а-яё])`,
+      String.raw`(игнорир|проигнорир|забудь|забудьте|забыть|отбрось|отбросьте|пренебрег|не обращай|не обращайте|не следуй|не следуйте|перестань следовать|отмени|отмените|обойди|обойдите|отключи|отключите|сбрось|сбросьте)(?<!(?:сказал|сказала|сказали|попросил|попросила|попросили|велел|велела|велели|просит|просят|хочет|хотят|просил|просила|просили) (?:меня |мне |нас |нам |их |им |его |ему |её |ей |всех |всем )?(?:про)?(?:игнорир|забыть)).{0,40}?(?<!мои |моих |моё |мое |мою |мой )(предыдущ|прошл|ранее|вышеуказанн|выше|все|всё|любые|свои|твои|ваши|данн|изначальн|исходн|прежн|старые).{0,30}?(инструкц|правил|указани|ограничени|промпт|команд|настройк|директив|запрет|фильтр|контекст)|${RU_DISMISS} (всё|все|то|всё то),? (что )?(было |написано |сказано |говорилось )?(выше|раньше|ранее|до этого)(?![а-яё])|(${RU_DISMISS}|не следуй|не следуйте) (все |всем |эти |этим )?(инструкци|правил|указани|ограничени|команд|директив)[а-яё]{0,3},? (выше|данные выше|приведённ[а-яё]{2} выше|приведенн[а-яё]{2} выше)(?![а-яё])`,
       G,
     ),
   },
@@ -140,16 +146,20 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     anchors: [' instruction', ' rule', ' task', ' directive', ' system prompt', ' policy', 'instead', 'now you', 'now, you', 'now do', 'now, do', 'now follow', 'now, follow', 'your new ', 'your real ', 'your true ', 'your actual ', 'the ai', 'the assistant', 'the llm', 'the language model', 'the model', 'the chatbot'],
     needs: 'latin',
     // Also a goal handed over ("your new goal is to …") and a note addressed to the model inside a
-    // document ("Note to the AI model: …"), the shape of indirect injections.
+    // document ("Note to the AI model: …"), the shape of indirect injections. New rules "for" or "of"
+    // something other than the model are someone else's ("the new rules for carry-on luggage").
     pattern:
-      /\b(new|updated|real|actual|true|secret|hidden|additional|override) (instructions?|rules?|task|directive|system prompt|policy)\b|\b(instead|now),? (you will|you must|do|follow|your task)\b|\byour (new|real|true|actual) (goal|objective|mission|purpose|job) (is|will be) (now )?to\b|\b(note|message|instructions?|reminder|attention|important) (to|for) the (ai|assistant|llm|language model|model|chatbot)\b(?! (industry|market|training|evaluation|architecture)\b)/u,
+      new RegExp(
+      String.raw`\b(new|updated|real|actual|true|secret|hidden|additional|override) (instructions?|rules?|task|directive|system prompt|policy)\b(?! (?:for|of|on|about|regarding|from) (?!(?:you|the (?:ai|assistant|model|llm|chatbot))\b))|\b(instead|now),? (you will|you must|do|follow|your task)\b|\byour (new|real|true|actual) (goal|objective|mission|purpose|job) (is|will be) (now )?to\b|\b(note|message|instructions?|reminder|attention|important) (to|for) the (ai|assistant|llm|language model|model|chatbot)\b(?! (industry|market|training|evaluation|architecture)\b)`,
+      G,
+    ),
   },
   {
     name: 'ru.new_instructions',
     family: 'new_instructions',
     anchors: [' инструкц', ' правил', ' задач', ' задани', ' указани', ' директив', 'вместо этого', 'теперь ты', 'теперь вы'],
     needs: 'cyrillic',
-    pattern: /(новые|новая|новое|обновлённые|обновленные|настоящие|секретные|скрытые|дополнительные) (инструкц|правил|задач|задани|указани|директив)|(вместо этого|теперь) (ты|вы) (должен|должна|должны|будешь|будете|выполни|сделай)/u,
+    pattern: /(новые|новая|новое|обновлённые|обновленные|настоящие|секретные|скрытые|дополнительные) (инструкц|правил|задач|задани|указани|директив)[а-яё]*(?![а-яё])(?! (?:для|по|о|об|на|от|к) (?!(?:тебя|вас|модели|ассистента|ии|бота)(?![а-яё])))|(вместо этого|теперь) (ты|вы) (должен|должна|должны|будешь|будете|выполни|сделай)/u,
   },
   {
     name: 'de_fr_es.new_instructions',
@@ -163,7 +173,7 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     ],
     needs: 'latin',
     pattern:
-      /\b(neue|neuen|neuer|aktualisierte|aktualisierten|eigentliche|eigentlichen|wahre|wahren|geheime|geheimen|zusätzliche|zusätzlichen|versteckte|versteckten) (anweisung|anweisungen|aufgabe|aufgaben|regeln|instruktion|instruktionen|befehle|richtlinien|vorgaben)(?!\p{L})|\b(stattdessen|jetzt|nun),? (wirst du|musst du|sollst du|befolgst du|befolge|folge|ist deine aufgabe|lautet deine aufgabe)(?!\p{L})|\b(nouvelles?|nouveaux?|vraies?|véritables?|secrètes?|cachées?|supplémentaires?) (instructions?|consignes?|règles?|tâches?|directives?|missions?|ordres)(?!\p{L})|\b(au lieu de cela|maintenant|désormais),? (tu vas|tu dois|vous allez|vous devez|fais|faites|suis|suivez|ta tâche|votre tâche|ta mission|votre mission)(?!\p{L})|\b(nuevas?|nuevos?|verdaderas?|reales|secretas?|ocultas?|adicionales) (instrucciones|instrucción|reglas?|tareas?|directrices|órdenes|indicaciones|misión)(?!\p{L})|\b(en su lugar|en cambio|ahora),? (vas a|debes|tienes que|haz|sigue|tu tarea|tu misión)(?!\p{L})/u,
+      /\b(neue|neuen|neuer|aktualisierte|aktualisierten|eigentliche|eigentlichen|wahre|wahren|geheime|geheimen|zusätzliche|zusätzlichen|versteckte|versteckten) (anweisung|anweisungen|aufgabe|aufgaben|regeln|instruktion|instruktionen|befehle|richtlinien|vorgaben)(?!\p{L})(?! (?:für|von|zu|zum|zur|über|beim) (?!(?:dich|die ki|den assistenten|das modell)(?!\p{L})))|\b(stattdessen|jetzt|nun),? (wirst du|musst du|sollst du|befolgst du|befolge|folge|ist deine aufgabe|lautet deine aufgabe)(?!\p{L})|\b(nouvelles?|nouveaux?|vraies?|véritables?|secrètes?|cachées?|supplémentaires?) (instructions?|consignes?|règles?|tâches?|directives?|missions?|ordres)(?!\p{L})(?! (?:pour|de|du|des|sur|concernant) (?!(?:toi|vous|l'ia|l’ia|l'assistant|l’assistant|le modèle)(?!\p{L})))|\b(au lieu de cela|maintenant|désormais),? (tu vas|tu dois|vous allez|vous devez|fais|faites|suis|suivez|ta tâche|votre tâche|ta mission|votre mission)(?!\p{L})|\b(nuevas?|nuevos?|verdaderas?|reales|secretas?|ocultas?|adicionales) (instrucciones|instrucción|reglas?|tareas?|directrices|órdenes|indicaciones|misión)(?!\p{L})(?! (?:para|de|del|sobre) (?!(?:ti|usted|la ia|el asistente|el modelo)(?!\p{L})))|\b(en su lugar|en cambio|ahora),? (vas a|debes|tienes que|haz|sigue|tu tarea|tu misión)(?!\p{L})/u,
   },
   // System prompt and secret extraction.
   {
