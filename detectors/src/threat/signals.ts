@@ -51,8 +51,9 @@ const G = 'u';
 const EN_ASKED_NOUNS = String.raw`(system prompt|initial instructions|instructions|original instructions|secret|password|hidden instructions|rules)`;
 /**
  * Right after a request verb (a lookbehind there, not before the verb: an alternative that starts with
- * a lookbehind is tried at every place of the text): it is negated or reported ("do not share your password", "never reveal",
- * "phishing e-mails ask you to reveal your password"), so nothing is asked of the assistant.
+ * a lookbehind is tried at every place of the text): it is negated or reported ("do not share your
+ * password", "never reveal", "phishing e-mails ask you to reveal your password"), so nothing is asked
+ * of the assistant.
  */
 const EN_NOT_ASKED = String.raw`(?<!(?:\bnot|\bnever|n't|\bnobody|\bno one|\bask(?:s|ed|ing)? (?:you|users|people|customers|employees) to|\basks? for) \w+(?: out)?)`;
 /**
@@ -196,10 +197,10 @@ export const THREAT_SIGNALS: readonly ThreatSignal[] = [
     // "above" take prompts, instructions, rules, guidelines and configurations, and a text or message
     // only where the request ends ("repeat the exact text before", not "summarise the previous message
     // in two sentences" or "the full text of the contract"), since those are everyday requests; the
-    // first qualifier after the verb is taken at once (see ru.extraction). A noun followed by "of" something
-    // that is not the conversation or the assistant is someone else's ("the initial instructions of the
-    // recipe", "the original rules of chess"), and a negated or reported request ("do not share", "never
-    // reveal", "phishers ask you to reveal") asks for nothing.
+    // first qualifier after the verb is taken at once (see ru.extraction). A noun followed by "of"
+    // something that is not the conversation or the assistant is someone else's ("the initial
+    // instructions of the recipe", "the original rules of chess"), and a negated or reported request
+    // ("do not share", "never reveal", "phishers ask you to reveal") asks for nothing.
     pattern: new RegExp(
       String.raw`\b(reveal|show|print|repeat|output|tell|display|leak|give|share|disclose|write out|dump|expose|list|recite|spell out|translate|summari[sz]e)\b${EN_NOT_ASKED}${firstWithin('gap', 40, '\\b', '(?:system|initial|hidden|secret|internal|confidential|developer|pre-?prompt|above|previous|full|exact|original)\\b')}(?:(system|initial|hidden|secret|internal|confidential|developer|pre-?prompt)\b.{0,20}?\b(prompt|instructions?|message|messages|password|passphrase|key|rules|configuration|guidelines|text|context)\b${EN_NOT_SOMEONE_ELSES}|(above|previous|full|exact|original)\b.{0,20}?\b(?:(prompt|instructions?|rules|guidelines|configuration)\b${EN_NOT_SOMEONE_ELSES}(?! (?:files?|for|to|in|on|from|options?|settings?)\b)|(text|message|messages|context|words)(?= ?(?:[.!?;:"')]|$|above\b|before\b|verbatim\b|word for word\b|exactly\b|in full\b|you (?:were|have been|got)\b|that you\b|given to you\b))))|\b(reveal|show|print|repeat|output|display|leak|disclose|write out|dump|expose|recite|spell out)\b${EN_NOT_ASKED} (me |us )?(the|your|all|all the|all of the|all your|all of your) (prompt|instructions|rules|guidelines|configuration) (you (were|have been|got|received)|(that|which) (you|were) |given to you|above)`,
       '', // see ru.extraction
