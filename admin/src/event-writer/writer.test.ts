@@ -1,7 +1,7 @@
 import t from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connectPostgres, createEventRepository, createSecurityEvent, type Database, type EventStream, type SecurityEvent } from '@palisade/core';
-import { forEachDatabase, TEST_POSTGRES_URL } from '@palisade/core/testing';
+import { forEachDatabase, testPostgresUrl } from '@palisade/core/testing';
 import { parseBatch } from './batch.js';
 import { deadLetterStream } from './dead-letter.js';
 import { captureLogs, gatewayEvents, heldInserts, storedEvents, streamBackends, testStream, until } from '../testing/event-writer.js';
@@ -30,10 +30,7 @@ const WRITER_APPLICATION = 'palisade-writer-under-test';
 /** The URL of the test's PostgreSQL database, for a pool whose connections carry `application` as their name. */
 async function ownPoolUrl(db: Database, application: string): Promise<string> {
   const { rows } = await db.query<{ name: string }>('SELECT current_database() AS name');
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${rows[0]!.name}`;
-  url.searchParams.set('application_name', application);
-  return url.toString();
+  return testPostgresUrl(rows[0]!.name, { application_name: application });
 }
 
 async function readDeadLetters(events: EventStream, stream: string): Promise<Array<Record<string, string>>> {

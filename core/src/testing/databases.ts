@@ -8,7 +8,7 @@ import type { Test } from 'tap';
 import type { Database } from '../store/database.js';
 import { MIGRATIONS } from '../store/migrations/index.js';
 import { openDatabase } from '../store/open.js';
-import { servicesRequired, TEST_POSTGRES_URL } from './services.js';
+import { servicesRequired, TEST_POSTGRES_URL, testPostgresUrl } from './services.js';
 
 export interface TestDatabase {
   /** 'pglite' or 'postgres', for test names. */
@@ -110,9 +110,7 @@ export async function testDatabases(options: { migrate?: boolean } = {}): Promis
       await client.connect();
       await client.query(`CREATE DATABASE ${dbName}`);
       await client.end();
-      const url = new URL(TEST_POSTGRES_URL);
-      url.pathname = `/${dbName}`;
-      db = await openDatabase({ databaseUrl: url.toString(), migrate: migrateFlag, poolSize: 5 });
+      db = await openDatabase({ databaseUrl: testPostgresUrl(dbName), migrate: migrateFlag, poolSize: 5 });
       return db;
     },
     async dispose() {
